@@ -1,0 +1,173 @@
+//! The one action type clients send (internally tagged JSON), and the legal
+//! action list a seat is offered.
+
+use crate::board::{EdgeId, HexId, NodeId};
+use crate::types::{Resource, ResourceCounts, Seat, SeatList};
+use serde::{Deserialize, Serialize};
+
+/// Everything a real player can do. Build actions are the same in set-up and
+/// in play: the phase decides whether they cost resources.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    RollDice,
+    EndTurn,
+    BuildRoad {
+        edge: EdgeId,
+    },
+    BuildSettlement {
+        node: NodeId,
+    },
+    BuildCity {
+        node: NodeId,
+    },
+    BuyDevelopmentCard,
+    /// Move the robber to `hex` and steal from `victim` (null when nobody
+    /// on the hex holds cards).
+    PlayKnight {
+        hex: HexId,
+        #[serde(default)]
+        victim: Option<Seat>,
+    },
+    PlayRoadBuilding,
+    /// Two resources from the bank (one only when the bank holds fewer than two cards).
+    PlayYearOfPlenty {
+        resources: Vec<Resource>,
+    },
+    PlayMonopoly {
+        resource: Resource,
+    },
+    /// After a 7: move the robber and steal.
+    MoveRobber {
+        hex: HexId,
+        #[serde(default)]
+        victim: Option<Seat>,
+    },
+    Discard {
+        cards: ResourceCounts,
+    },
+    /// Give `ratio` of `give` to the bank for one `receive`; the ratio is
+    /// the best the player's harbors allow.
+    MaritimeTrade {
+        give: Resource,
+        receive: Resource,
+        /// Optional: the ratio the client expects; refused if the player
+        /// has no harbor for it.
+        #[serde(default)]
+        ratio: Option<u8>,
+    },
+    /// Offer the opponent `give` in exchange for `receive`.
+    OfferTrade {
+        give: ResourceCounts,
+        receive: ResourceCounts,
+    },
+    AcceptTrade,
+    DeclineTrade,
+    WithdrawTrade,
+}
+
+impl Action {
+    /// The action's wire name, used in error messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::RollDice => "roll_dice",
+            Action::EndTurn => "end_turn",
+            Action::BuildRoad { .. } => "build_road",
+            Action::BuildSettlement { .. } => "build_settlement",
+            Action::BuildCity { .. } => "build_city",
+            Action::BuyDevelopmentCard => "buy_development_card",
+            Action::PlayKnight { .. } => "play_knight",
+            Action::PlayRoadBuilding => "play_road_building",
+            Action::PlayYearOfPlenty { .. } => "play_year_of_plenty",
+            Action::PlayMonopoly { .. } => "play_monopoly",
+            Action::MoveRobber { .. } => "move_robber",
+            Action::Discard { .. } => "discard",
+            Action::MaritimeTrade { .. } => "maritime_trade",
+            Action::OfferTrade { .. } => "offer_trade",
+            Action::AcceptTrade => "accept_trade",
+            Action::DeclineTrade => "decline_trade",
+            Action::WithdrawTrade => "withdraw_trade",
+        }
+    }
+}
+
+/// Where the robber may go and whom it may rob there. An empty `victims`
+/// list means the action carries `victim: null`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RobberTarget {
+    pub hex: HexId,
+    pub victims: SeatList,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MaritimeOption {
+    pub give: Resource,
+    pub ratio: u8,
+    pub receive: Vec<Resource>,
+}
+
+/// One entry of a seat's legal-action list: an action type with the choices
+/// that make it legal. Small choice sets are listed in full; large ones
+/// (discards, trade offers, Year of Plenty) are templates with their bounds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LegalAction {
+    RollDice,
+    EndTurn,
+    /// `free`: set-up or Road Building, no cost.
+    BuildRoad {
+        edges: Vec<EdgeId>,
+        free: bool,
+    },
+    BuildSettlement {
+        nodes: Vec<NodeId>,
+        free: bool,
+    },
+    BuildCity {
+        nodes: Vec<NodeId>,
+    },
+    BuyDevelopmentCard,
+    PlayKnight {
+        targets: Vec<RobberTarget>,
+    },
+    PlayRoadBuilding,
+    /// Choose `count` resources; the bank's composition is hidden, so a
+    /// resource it has run out of is refused with `bank_shortage`.
+    PlayYearOfPlenty {
+        count: u8,
+    },
+    PlayMonopoly,
+    MoveRobber {
+        targets: Vec<RobberTarget>,
+    },
+    /// Choose exactly `count` cards of your hand.
+    Discard {
+        count: u8,
+    },
+    MaritimeTrade {
+        options: Vec<MaritimeOption>,
+    },
+    /// Offer any non-empty part of your hand for any non-empty set of other
+    /// resources.
+    OfferTrade,
+    AcceptTrade,
+    DeclineTrade,
+    WithdrawTrade,
+}
+
+impl LegalAction {
+    /// How many concrete actions this entry stands for, counting a template
+    /// as one; used to sample uniformly over concrete actions.
+    pub fn weight(&self) -> usize {
+        match self {
+            LegalAction::BuildRoad { edges, .. } => edges.len(),
+            LegalAction::BuildSettlement { nodes, .. } => nodes.len(),
+            LegalAction::BuildCity { nodes } => nodes.len(),
+            LegalAction::PlayKnight { targets } | LegalAction::MoveRobber { targets } => {
+                targets.iter().map(|t| t.victims.len().max(1)).sum()
+            }
+            LegalAction::MaritimeTrade { options } => options.iter().map(|o| o.receive.len()).sum(),
+            _ => 1,
+        }
+    }
+}

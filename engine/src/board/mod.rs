@@ -1,0 +1,7 @@
+//! The board: fixed topology plus the per-game layout.
+
+pub mod layout;
+pub mod topology;
+
+pub use layout::{Board, HarborKind, LayoutKind, Terrain, Tile};
+pub use topology::{EdgeId, HexId, NodeId, topology};

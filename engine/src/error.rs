@@ -1,0 +1,91 @@
+//! Why an action was refused. Every variant has a stable machine-readable
+//! `code` (the serde tag) and a human sentence (Display).
+
+use crate::board::{EdgeId, HexId, NodeId};
+use crate::types::{DevCard, Resource, ResourceCounts, Seat, SeatList};
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum ActionError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("seat {seat} is not a real player of this game")]
+    UnknownSeat { seat: Seat },
+    #[error("it is not your decision: waiting for seat(s) {awaiting:?}")]
+    NotYourDecision { awaiting: SeatList },
+    #[error("`{action}` is not allowed now ({phase})")]
+    WrongPhase {
+        action: &'static str,
+        phase: &'static str,
+    },
+    #[error("cannot afford it: it costs {cost:?}")]
+    CannotAfford { cost: ResourceCounts },
+    #[error("no {piece} left in your supply")]
+    NoPiecesLeft { piece: &'static str },
+    #[error("node {node} does not exist")]
+    InvalidNode { node: NodeId },
+    #[error("edge {edge} does not exist")]
+    InvalidEdge { edge: EdgeId },
+    #[error("hex {hex} does not exist")]
+    InvalidHex { hex: HexId },
+    #[error("that place is already taken")]
+    Occupied,
+    #[error("distance rule: a neighbouring intersection has a building")]
+    DistanceRule,
+    #[error("not connected to your road network")]
+    NotConnected,
+    #[error("the set-up road must touch the settlement just placed")]
+    SetupRoadMustTouchSettlement,
+    #[error("a city replaces one of your own settlements")]
+    NotYourSettlement,
+    #[error("you have no {resource} harbor for {ratio}:1, your best ratio is {best}:1")]
+    HarborNotOwned {
+        resource: Resource,
+        ratio: u8,
+        best: u8,
+    },
+    #[error("you hold no playable {card:?} card")]
+    NoSuchCard { card: DevCard },
+    #[error("a {card:?} bought this turn cannot be played until your next turn")]
+    CardBoughtThisTurn { card: DevCard },
+    #[error("you have already played a development card this turn")]
+    DevCardAlreadyPlayed,
+    #[error("victory point cards are never played; they count while hidden")]
+    VictoryPointNotPlayable,
+    #[error("the development deck is empty")]
+    DeckEmpty,
+    #[error("the robber must move to a different hex")]
+    RobberMustMove,
+    #[error("friendly robber: hex {hex} touches a building of a player with 2 or fewer visible VP")]
+    FriendlyRobber { hex: HexId },
+    #[error("seat {victim:?} cannot be robbed here: {reason}")]
+    InvalidVictim {
+        victim: Option<Seat>,
+        reason: &'static str,
+    },
+    #[error("choose whom to rob: {candidates:?}")]
+    VictimRequired { candidates: SeatList },
+    #[error("you must discard exactly {expected} cards, not {got}")]
+    WrongDiscardCount { expected: u8, got: u32 },
+    #[error("you do not hold those cards")]
+    CardsNotHeld,
+    #[error("invalid trade: {reason}")]
+    InvalidTrade { reason: &'static str },
+    #[error("there is no open trade offer")]
+    NoOpenOffer,
+    #[error("a trade offer is already open; withdraw it first")]
+    OfferAlreadyOpen,
+    #[error("the bank has no {resource} left")]
+    BankShortage { resource: Resource },
+    #[error("choose {expected} resource(s)")]
+    WrongResourceCount { expected: u8 },
+}
+
+impl ActionError {
+    /// The stable code clients match on.
+    pub fn code(&self) -> String {
+        let v = serde_json::to_value(self).expect("errors serialize");
+        v["code"].as_str().unwrap_or("invalid_action").to_string()
+    }
+}

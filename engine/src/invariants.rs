@@ -1,0 +1,221 @@
+//! Checks that must hold after every action of every game. The simulator
+//! and the property tests run them; a failure names what broke.
+
+use crate::board::topology::HEX_COUNT;
+use crate::rng::GameRng;
+use crate::state::{BuildingKind, GameState, Phase};
+use crate::types::{DevCard, Resource, Seat};
+use crate::{Action, ActionError, Event};
+
+pub const DECK_SIZE: u32 = 25;
+
+/// Conservation of cards and pieces, incremental counts against a
+/// recount, and that the game never waits on nobody.
+pub fn check_state(s: &GameState) -> Result<(), String> {
+    for r in Resource::ALL {
+        let total: u32 = s.bank[r] as u32 + s.players.iter().map(|p| p.hand[r] as u32).sum::<u32>();
+        if total != crate::state::BANK_PER_RESOURCE as u32 {
+            return Err(format!("{r}: bank + hands = {total}, not 19"));
+        }
+    }
+    let dev_total: u32 = s.dev_deck.len() as u32
+        + s.players
+            .iter()
+            .map(|p| p.dev_card_count() + p.played_dev.total())
+            .sum::<u32>();
+    if dev_total != DECK_SIZE {
+        return Err(format!(
+            "development cards: deck + held + played = {dev_total}, not 25"
+        ));
+    }
+    for p in &s.players {
+        let seat = p.seat;
+        let roads = s.roads.iter().filter(|r| **r == Some(seat)).count() as u8;
+        let count = |k| {
+            s.buildings
+                .iter()
+                .flatten()
+                .filter(|b| b.owner == seat && b.kind == k)
+                .count() as u8
+        };
+        let (settlements, cities) = (count(BuildingKind::Settlement), count(BuildingKind::City));
+        if roads + p.roads_left != crate::state::ROADS_PER_PLAYER {
+            return Err(format!(
+                "{seat}: roads on board {roads} + supply {} != 15",
+                p.roads_left
+            ));
+        }
+        if settlements + cities + p.settlements_left
+            != crate::state::SETTLEMENTS_PER_PLAYER + cities
+        {
+            return Err(format!(
+                "{seat}: settlements on board {settlements} + supply {} != 5 - cities",
+                p.settlements_left
+            ));
+        }
+        if cities + p.cities_left != crate::state::CITIES_PER_PLAYER {
+            return Err(format!(
+                "{seat}: cities on board {cities} + supply {} != 4",
+                p.cities_left
+            ));
+        }
+        let vp = s.recount_visible_vp(seat);
+        if vp != p.visible_vp {
+            return Err(format!(
+                "{seat}: incremental VP {} but recount {vp}",
+                p.visible_vp
+            ));
+        }
+        let len = s.longest_road_reference(seat);
+        if len != p.road_length {
+            return Err(format!(
+                "{seat}: stored road length {} but brute-force recount {len}",
+                p.road_length
+            ));
+        }
+        if p.knights_played != p.played_dev.knight {
+            return Err(format!(
+                "{seat}: knights_played {} != knights in played cards {}",
+                p.knights_played, p.played_dev.knight
+            ));
+        }
+    }
+    if let Some(h) = s.longest_road {
+        let hl = s.player(h).road_length;
+        if hl < 5 || s.players.iter().any(|p| p.road_length > hl) {
+            return Err(format!(
+                "longest road held by {h} with {hl}, which is not the longest or below 5"
+            ));
+        }
+    }
+    if let Some(h) = s.largest_army {
+        let hk = s.player(h).knights_played;
+        if hk < 3 || s.players.iter().any(|p| p.knights_played > hk) {
+            return Err(format!(
+                "largest army held by {h} with {hk} knights, not the largest or below 3"
+            ));
+        }
+    }
+    if s.robber as usize >= HEX_COUNT {
+        return Err("robber off the board".into());
+    }
+    if s.phases.is_empty() {
+        return Err("empty phase stack".into());
+    }
+    if !s.is_over() {
+        let awaited = s.awaiting();
+        if awaited.is_empty() {
+            return Err(format!("nobody is awaited in phase {:?}", s.phase()));
+        }
+        if awaited.iter().all(|&seat| s.legal_actions(seat).is_empty()) {
+            return Err(format!(
+                "awaited {awaited:?} have no legal action in {:?}",
+                s.phase()
+            ));
+        }
+    }
+    if let Some(w) = s.winner {
+        if s.total_vp(w) < s.rules.vp_target {
+            return Err(format!("{w} won with {} VP", s.total_vp(w)));
+        }
+        if !matches!(s.phase(), Phase::Ended) {
+            return Err("winner set but game not ended".into());
+        }
+    }
+    Ok(())
+}
+
+/// The view and legal actions of `viewer` must not change when everything
+/// hidden from it changes: the other seats' hand composition (same count;
+/// the bank absorbs the difference), their development cards (same counts
+/// of new and old), the deck order, the dice deck and the RNG.
+pub fn check_view_hides(s: &GameState, viewer: Seat, salt: u64) -> Result<(), String> {
+    let before = serde_json::to_string(&s.view(Some(viewer))).map_err(|e| e.to_string())?;
+    let legal_before =
+        serde_json::to_string(&s.legal_actions(viewer)).map_err(|e| e.to_string())?;
+    let mut alt = s.clone();
+    let mut rng = GameRng::from_seed(salt);
+    for i in 0..alt.players.len() {
+        if alt.players[i].seat == viewer {
+            continue;
+        }
+        // Swap single cards between resources while both bank and hand allow.
+        for _ in 0..4 {
+            let from = Resource::ALL[rng.below(5) as usize];
+            let to = Resource::ALL[rng.below(5) as usize];
+            if from != to && alt.players[i].hand[from] > 0 && alt.bank[to] > 0 {
+                alt.players[i].hand[from] -= 1;
+                alt.players[i].hand[to] += 1;
+                alt.bank[from] += 1;
+                alt.bank[to] -= 1;
+            }
+        }
+        let p = &mut alt.players[i];
+        for cards in [&mut p.dev_cards, &mut p.new_dev_cards] {
+            let n = cards.total();
+            *cards = Default::default();
+            for _ in 0..n {
+                *cards.get_mut(DevCard::ALL[rng.below(5) as usize]) += 1;
+            }
+        }
+    }
+    rng.shuffle(&mut alt.dev_deck);
+    alt.rng = GameRng::from_seed(salt ^ 0x9e37_79b9_7f4a_7c15);
+    if let crate::rng::Dice::Balanced { remaining } = &mut alt.dice {
+        rng.shuffle(remaining);
+        remaining.truncate(remaining.len().saturating_sub(1).max(1));
+    }
+    let after = serde_json::to_string(&alt.view(Some(viewer))).map_err(|e| e.to_string())?;
+    if before != after {
+        return Err(format!(
+            "view of {viewer} changed with hidden facts:\n{before}\n{after}"
+        ));
+    }
+    let legal_after =
+        serde_json::to_string(&alt.legal_actions(viewer)).map_err(|e| e.to_string())?;
+    if legal_before != legal_after {
+        return Err(format!("legal actions of {viewer} depend on hidden facts"));
+    }
+    Ok(())
+}
+
+/// Each event, redacted for a seat, carries no card that seat may not know.
+pub fn check_events_redacted(events: &[Event], viewer: Option<Seat>) -> Result<(), String> {
+    for e in events {
+        match e.redacted_for(viewer) {
+            Event::Stole {
+                thief,
+                victim,
+                resource: Some(_),
+            } if viewer != Some(thief) && viewer != Some(victim) => {
+                return Err(format!("{viewer:?} sees the stolen card of {e:?}"));
+            }
+            Event::DevCardBought {
+                seat,
+                card: Some(_),
+            } if viewer != Some(seat) => {
+                return Err(format!("{viewer:?} sees the bought card of {e:?}"));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Applies `action`; if it is refused, the state must be exactly as before.
+pub fn apply_checked(
+    s: &mut GameState,
+    seat: Seat,
+    action: &Action,
+) -> Result<Result<Vec<Event>, ActionError>, String> {
+    let before = s.clone();
+    let res = s.apply(seat, action);
+    if let Err(e) = &res
+        && *s != before
+    {
+        return Err(format!(
+            "refused {action:?} by {seat} changed the state: {e:?}"
+        ));
+    }
+    Ok(res)
+}

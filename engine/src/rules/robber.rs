@@ -1,0 +1,144 @@
+//! Moving the robber and stealing (RULES.md §1 "Seven", knight; §2 friendly
+//! robber).
+
+use crate::actions::RobberTarget;
+use crate::board::topology::HEX_COUNT;
+use crate::board::{HexId, topology};
+use crate::error::ActionError;
+use crate::events::Event;
+use crate::state::GameState;
+use crate::types::{Seat, SeatList};
+
+/// Players at or below this many visible VP are protected by the friendly robber.
+pub const FRIENDLY_ROBBER_VP: u8 = 2;
+
+impl GameState {
+    pub(super) fn move_robber(
+        &mut self,
+        seat: Seat,
+        hex: HexId,
+        victim: Option<Seat>,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        self.check_robber_move(seat, hex, victim)?;
+        self.pop_phase();
+        self.do_robber_move(seat, hex, victim, ev);
+        Ok(())
+    }
+
+    /// Validates a robber move by `mover` without changing anything.
+    pub(crate) fn check_robber_move(
+        &self,
+        mover: Seat,
+        hex: HexId,
+        victim: Option<Seat>,
+    ) -> Result<(), ActionError> {
+        if hex as usize >= HEX_COUNT || !self.hex_in_play(hex) {
+            return Err(ActionError::InvalidHex { hex });
+        }
+        if hex == self.robber {
+            return Err(ActionError::RobberMustMove);
+        }
+        if !self.robber_hex_allowed(hex) {
+            return Err(ActionError::FriendlyRobber { hex });
+        }
+        let candidates = self.robbable_at(mover, hex);
+        match victim {
+            None if candidates.is_empty() => Ok(()),
+            None => Err(ActionError::VictimRequired { candidates }),
+            Some(v) if candidates.contains(&v) => Ok(()),
+            Some(v) => Err(ActionError::InvalidVictim {
+                victim: Some(v),
+                reason: if v == mover {
+                    "you cannot rob yourself"
+                } else if v.index() >= self.players.len() {
+                    "no such seat"
+                } else if self.player(v).hand.total() == 0 {
+                    "they hold no cards"
+                } else {
+                    "they have no building on that hex"
+                },
+            }),
+        }
+    }
+
+    /// Seats other than `mover` with a building on `hex` and cards in hand.
+    pub(crate) fn robbable_at(&self, mover: Seat, hex: HexId) -> SeatList {
+        self.robbable_given(mover, hex, self.seats_with_cards())
+    }
+
+    /// A bit per seat holding at least one card.
+    fn seats_with_cards(&self) -> u8 {
+        self.players
+            .iter()
+            .filter(|p| p.hand.0 != [0; 5])
+            .fold(0, |m, p| m | (1 << p.seat.0))
+    }
+
+    fn robbable_given(&self, mover: Seat, hex: HexId, with_cards: u8) -> SeatList {
+        let mut out = SeatList::default();
+        for &n in &topology().hexes[hex as usize].nodes {
+            if let Some(b) = self.buildings[n as usize]
+                && b.owner != mover
+                && with_cards & (1 << b.owner.0) != 0
+            {
+                out.push(b.owner);
+            }
+        }
+        out.sort_in_place();
+        out
+    }
+
+    /// The friendly-robber restriction. When it would leave no hex at all,
+    /// it is lifted (docs/rules.md).
+    fn robber_hex_allowed(&self, hex: HexId) -> bool {
+        !self.rules.friendly_robber || !self.protected_hex(hex) || !self.any_unprotected_hex()
+    }
+
+    fn protected_hex(&self, hex: HexId) -> bool {
+        topology().hexes[hex as usize].nodes.iter().any(|&n| {
+            matches!(self.buildings[n as usize],
+                Some(b) if b.owner.is_real() && self.player(b.owner).visible_vp <= FRIENDLY_ROBBER_VP)
+        })
+    }
+
+    fn any_unprotected_hex(&self) -> bool {
+        (0..HEX_COUNT as HexId)
+            .any(|h| h != self.robber && self.hex_in_play(h) && !self.protected_hex(h))
+    }
+
+    pub(crate) fn robber_targets(&self, mover: Seat) -> Vec<RobberTarget> {
+        let with_cards = self.seats_with_cards();
+        (0..HEX_COUNT as HexId)
+            .filter(|&h| h != self.robber && self.hex_in_play(h) && self.robber_hex_allowed(h))
+            .map(|hex| RobberTarget {
+                hex,
+                victims: self.robbable_given(mover, hex, with_cards),
+            })
+            .collect()
+    }
+
+    /// Moves the robber (already validated) and steals one random card.
+    pub(crate) fn do_robber_move(
+        &mut self,
+        mover: Seat,
+        hex: HexId,
+        victim: Option<Seat>,
+        ev: &mut Vec<Event>,
+    ) {
+        self.robber = hex;
+        ev.push(Event::RobberMoved { seat: mover, hex });
+        if let Some(v) = victim {
+            let hand = self.player(v).hand;
+            let k = self.rng.below(hand.total());
+            let r = hand.nth_card(k).expect("k is below the hand size");
+            self.player_mut(v).hand[r] -= 1;
+            self.player_mut(mover).hand[r] += 1;
+            ev.push(Event::Stole {
+                thief: mover,
+                victim: v,
+                resource: Some(r),
+            });
+        }
+    }
+}

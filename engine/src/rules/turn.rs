@@ -1,0 +1,36 @@
+//! Ending a turn and starting the next.
+
+use crate::error::ActionError;
+use crate::events::{Event, TradeEnd};
+use crate::state::{GameState, Phase};
+use crate::types::{DevCounts, Seat};
+use crate::variants;
+
+impl GameState {
+    pub(super) fn end_turn(&mut self, seat: Seat, ev: &mut Vec<Event>) -> Result<(), ActionError> {
+        self.require_active(seat, "end_turn")?;
+        if self.offer.take().is_some() {
+            ev.push(Event::TradeWithdrawn {
+                seat,
+                reason: TradeEnd::TurnEnded,
+            });
+        }
+        let p = self.player_mut(seat);
+        let fresh = std::mem::take(&mut p.new_dev_cards);
+        for card in crate::types::DevCard::ALL {
+            *p.dev_cards.get_mut(card) += fresh.get(card);
+        }
+        debug_assert_eq!(p.new_dev_cards, DevCounts::default());
+        self.dev_played_this_turn = false;
+        ev.push(Event::TurnEnded { seat });
+        self.active = seat.opponent();
+        self.turn += 1;
+        self.phases = vec![Phase::BeforeRoll];
+        ev.push(Event::TurnStarted {
+            seat: self.active,
+            turn: self.turn,
+        });
+        variants::hooks(self.rules.variant).after_turn(self, seat, ev);
+        Ok(())
+    }
+}

@@ -1,0 +1,390 @@
+//! Random playouts: uniformly random legal actions for every awaited seat,
+//! trade offers and answers included. Used by the `simulate` command, the
+//! property tests and the speed benchmark.
+
+use crate::actions::LegalAction;
+use crate::invariants;
+use crate::rng::GameRng;
+use crate::state::GameState;
+use crate::types::{Resource, ResourceCounts, Seat};
+use crate::{Action, ActionError, GameConfig};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checks {
+    /// Play only (the speed benchmark).
+    None,
+    /// After every action: conservation, recounts, hidden information, and
+    /// a deliberately bad action that must change nothing.
+    Full,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub seed: u64,
+    pub actions: Vec<(Seat, Action)>,
+    pub turns: u32,
+    pub winner: Option<Seat>,
+    pub final_state: GameState,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub seed: u64,
+    pub action_index: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "seed {} action {}: {}",
+            self.seed, self.action_index, self.message
+        )
+    }
+}
+
+/// Picks a uniformly random concrete action from `legal` (a template counts
+/// as one) and fills its parameters at random.
+pub fn random_action(
+    s: &GameState,
+    seat: Seat,
+    legal: &[LegalAction],
+    rng: &mut GameRng,
+) -> Option<Action> {
+    random_action_with(s, seat, legal, rng, Policy::default())
+}
+
+/// What the random players may do. The default is everything; the speed
+/// comparison with engines that have no domestic trade turns offers off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    pub domestic_trade: bool,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy {
+            domestic_trade: true,
+        }
+    }
+}
+
+pub fn random_action_with(
+    s: &GameState,
+    seat: Seat,
+    legal: &[LegalAction],
+    rng: &mut GameRng,
+    policy: Policy,
+) -> Option<Action> {
+    let usable = |l: &LegalAction| policy.domestic_trade || !matches!(l, LegalAction::OfferTrade);
+    let weight = |l: &LegalAction| if usable(l) { l.weight() } else { 0 };
+    let total: usize = legal.iter().map(weight).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut k = rng.below(total as u32) as usize;
+    let entry = legal.iter().find(|l| {
+        let w = weight(l);
+        if k < w {
+            true
+        } else {
+            k -= w;
+            false
+        }
+    })?;
+    let hand = s.player(seat).hand;
+    Some(match entry {
+        LegalAction::RollDice => Action::RollDice,
+        LegalAction::EndTurn => Action::EndTurn,
+        LegalAction::BuildRoad { edges, .. } => Action::BuildRoad { edge: edges[k] },
+        LegalAction::BuildSettlement { nodes, .. } => Action::BuildSettlement { node: nodes[k] },
+        LegalAction::BuildCity { nodes } => Action::BuildCity { node: nodes[k] },
+        LegalAction::BuyDevelopmentCard => Action::BuyDevelopmentCard,
+        LegalAction::PlayKnight { targets } | LegalAction::MoveRobber { targets } => {
+            let mut pick = None;
+            for t in targets {
+                let w = t.victims.len().max(1);
+                if k < w {
+                    pick = Some((t.hex, t.victims.get(k).copied()));
+                    break;
+                }
+                k -= w;
+            }
+            let (hex, victim) = pick?;
+            if matches!(entry, LegalAction::PlayKnight { .. }) {
+                Action::PlayKnight { hex, victim }
+            } else {
+                Action::MoveRobber { hex, victim }
+            }
+        }
+        LegalAction::PlayRoadBuilding => Action::PlayRoadBuilding,
+        LegalAction::PlayYearOfPlenty { count } => Action::PlayYearOfPlenty {
+            resources: (0..*count).map(|_| random_resource(rng)).collect(),
+        },
+        LegalAction::PlayMonopoly => Action::PlayMonopoly {
+            resource: random_resource(rng),
+        },
+        LegalAction::Discard { count } => Action::Discard {
+            cards: random_cards(hand, *count as u32, rng),
+        },
+        LegalAction::MaritimeTrade { options } => {
+            let mut pick = None;
+            for o in options {
+                if k < o.receive.len() {
+                    pick = Some((o.give, o.receive[k]));
+                    break;
+                }
+                k -= o.receive.len();
+            }
+            let (give, receive) = pick?;
+            Action::MaritimeTrade {
+                give,
+                receive,
+                ratio: None,
+            }
+        }
+        LegalAction::OfferTrade => {
+            let give = random_cards(hand, 1 + rng.below(hand.total().min(2)), rng);
+            let mut receive = ResourceCounts::ZERO;
+            for _ in 0..1 + rng.below(2) {
+                let r = random_resource(rng);
+                if give[r] == 0 {
+                    receive[r] += 1;
+                }
+            }
+            if receive.is_empty() {
+                let r = Resource::ALL.into_iter().find(|&r| give[r] == 0)?;
+                receive[r] = 1;
+            }
+            Action::OfferTrade { give, receive }
+        }
+        LegalAction::AcceptTrade => Action::AcceptTrade,
+        LegalAction::DeclineTrade => Action::DeclineTrade,
+        LegalAction::WithdrawTrade => Action::WithdrawTrade,
+    })
+}
+
+fn random_resource(rng: &mut GameRng) -> Resource {
+    Resource::ALL[rng.below(5) as usize]
+}
+
+/// `n` cards drawn without replacement from `hand`.
+fn random_cards(mut hand: ResourceCounts, n: u32, rng: &mut GameRng) -> ResourceCounts {
+    let mut out = ResourceCounts::ZERO;
+    for _ in 0..n.min(hand.total()) {
+        let r = hand.nth_card(rng.below(hand.total())).expect("below total");
+        hand[r] -= 1;
+        out[r] += 1;
+    }
+    out
+}
+
+/// A random action that is probably illegal: random kind, random ids
+/// (some out of range), random seat.
+fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
+    let seat = Seat(rng.below(3) as u8);
+    let id = rng.below(80) as u8;
+    let r = random_resource(rng);
+    let action = match rng.below(12) {
+        0 => Action::RollDice,
+        1 => Action::EndTurn,
+        2 => Action::BuildRoad { edge: id },
+        3 => Action::BuildSettlement { node: id },
+        4 => Action::BuildCity { node: id },
+        5 => Action::BuyDevelopmentCard,
+        6 => Action::PlayKnight {
+            hex: id % 22,
+            victim: Some(Seat(rng.below(3) as u8)),
+        },
+        7 => Action::MoveRobber {
+            hex: id % 22,
+            victim: None,
+        },
+        8 => Action::Discard {
+            cards: ResourceCounts::single(r, 1 + rng.below(4) as u8),
+        },
+        9 => Action::MaritimeTrade {
+            give: r,
+            receive: random_resource(rng),
+            ratio: Some(2),
+        },
+        10 => Action::OfferTrade {
+            give: ResourceCounts::single(r, 1),
+            receive: ResourceCounts::single(random_resource(rng), 1),
+        },
+        _ => Action::AcceptTrade,
+    };
+    (seat, action)
+}
+
+/// Plays one complete game (or until `max_turns`).
+pub fn play_game(
+    config: &GameConfig,
+    seed: u64,
+    max_turns: u32,
+    checks: Checks,
+) -> Result<GameRecord, Violation> {
+    play_game_with(config, seed, max_turns, checks, Policy::default())
+}
+
+pub fn play_game_with(
+    config: &GameConfig,
+    seed: u64,
+    max_turns: u32,
+    checks: Checks,
+    policy_kind: Policy,
+) -> Result<GameRecord, Violation> {
+    let fail = |i: usize, message: String| Violation {
+        seed,
+        action_index: i,
+        message,
+    };
+    let (mut s, _) = GameState::new(config, seed).map_err(|e| fail(0, e.to_string()))?;
+    // The players' choices come from a stream separate from the game's own.
+    let mut policy = GameRng::from_seed(seed ^ 0x5eed_0fc4_01ce_5eed);
+    let mut actions = Vec::new();
+    let mut legal = Vec::new();
+    while !s.is_over() && s.turn <= max_turns {
+        let i = actions.len();
+        let awaiting = s.awaiting();
+        let seat = awaiting[policy.below(awaiting.len() as u32) as usize];
+        s.legal_actions_into(seat, &mut legal);
+        let mut applied = None;
+        for _ in 0..8 {
+            let Some(action) = random_action_with(&s, seat, &legal, &mut policy, policy_kind)
+            else {
+                return Err(fail(
+                    i,
+                    format!("{seat} is awaited but has no legal action"),
+                ));
+            };
+            let result = match checks {
+                Checks::None => s.apply(seat, &action),
+                Checks::Full => {
+                    invariants::apply_checked(&mut s, seat, &action).map_err(|m| fail(i, m))?
+                }
+            };
+            match result {
+                Ok(events) => {
+                    applied = Some((action, events));
+                    break;
+                }
+                // Legal lists do not reveal the bank's composition.
+                Err(ActionError::BankShortage { .. }) => continue,
+                Err(e) => {
+                    return Err(fail(
+                        i,
+                        format!("listed action {action:?} by {seat} refused: {e}"),
+                    ));
+                }
+            }
+        }
+        let Some((action, events)) = applied else {
+            return Err(fail(
+                i,
+                format!("{seat} found no acceptable action in 8 tries"),
+            ));
+        };
+        if checks == Checks::Full {
+            full_checks(&s, &events, seed, i, &mut policy)?;
+        }
+        actions.push((seat, action));
+    }
+    Ok(GameRecord {
+        seed,
+        turns: s.turn,
+        winner: s.winner,
+        actions,
+        final_state: s,
+    })
+}
+
+fn full_checks(
+    s: &GameState,
+    events: &[crate::Event],
+    seed: u64,
+    i: usize,
+    policy: &mut GameRng,
+) -> Result<(), Violation> {
+    let fail = |message: String| Violation {
+        seed,
+        action_index: i,
+        message,
+    };
+    invariants::check_state(s).map_err(fail)?;
+    if !s.is_over() {
+        for viewer in GameState::real_seats() {
+            invariants::check_view_hides(s, viewer, seed.wrapping_add(i as u64)).map_err(fail)?;
+        }
+    }
+    for viewer in [Some(Seat(0)), Some(Seat(1)), None] {
+        invariants::check_events_redacted(events, viewer).map_err(fail)?;
+    }
+    // A probe runs on a copy: if it happens to be legal the game must not
+    // diverge from its recorded actions; if refused, the copy must be intact.
+    let (seat, probe) = random_probe(policy);
+    let mut copy = s.clone();
+    if invariants::apply_checked(&mut copy, seat, &probe)
+        .map_err(fail)?
+        .is_ok()
+    {
+        invariants::check_state(&copy).map_err(fail)?;
+    }
+    Ok(())
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SimStats {
+    pub variant: String,
+    pub games: u32,
+    pub finished: u32,
+    pub mean_turns: f64,
+    pub mean_actions: f64,
+    pub wins: [u32; 2],
+    pub elapsed_s: f64,
+    pub games_per_s: f64,
+    pub actions_per_s: f64,
+    pub checks: bool,
+}
+
+/// Summary counts of a batch; the caller measures time.
+#[derive(Default)]
+pub struct Tally {
+    pub games: u32,
+    pub finished: u32,
+    pub turns: u64,
+    pub actions: u64,
+    pub wins: [u32; 2],
+}
+
+impl Tally {
+    pub fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        self.turns += r.turns as u64;
+        self.actions += r.actions.len() as u64;
+        if let Some(w) = r.winner {
+            self.finished += 1;
+            if let Some(slot) = self.wins.get_mut(w.index()) {
+                *slot += 1;
+            }
+        }
+    }
+
+    pub fn stats(&self, variant: &str, elapsed_s: f64, checks: bool) -> SimStats {
+        let g = self.games.max(1) as f64;
+        SimStats {
+            variant: variant.to_string(),
+            games: self.games,
+            finished: self.finished,
+            mean_turns: self.turns as f64 / g,
+            mean_actions: self.actions as f64 / g,
+            wins: self.wins,
+            elapsed_s,
+            games_per_s: self.games as f64 / elapsed_s.max(1e-9),
+            actions_per_s: self.actions as f64 / elapsed_s.max(1e-9),
+            checks,
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! Building exact positions for scenario tests and tools. Every helper keeps
+//! the state consistent (cards come from the bank, pieces from the supply,
+//! VP and road lengths recounted), so the invariants hold in any scenario.
+
+use crate::board::{EdgeId, HexId, LayoutKind, NodeId, topology};
+use crate::rng::GameRng;
+use crate::state::{Building, BuildingKind, GameState, Phase};
+use crate::types::{DevCard, ResourceCounts, Seat};
+use crate::{Action, ActionError, Event, GameConfig, Variant};
+
+pub struct Scenario {
+    pub state: GameState,
+}
+
+impl Scenario {
+    /// A game on the beginner board with set-up not yet done.
+    pub fn in_setup(variant: Variant) -> Scenario {
+        let mut config = GameConfig::new(variant);
+        config.options.board = Some(LayoutKind::Beginner);
+        Self::from_config(&config)
+    }
+
+    pub fn from_config(config: &GameConfig) -> Scenario {
+        let (state, _) = GameState::new(config, 42).expect("valid config");
+        Scenario { state }
+    }
+
+    /// Beginner board, set-up skipped, seat 0 to roll on turn 1.
+    pub fn standard() -> Scenario {
+        Self::after_setup(Variant::Standard)
+    }
+
+    pub fn after_setup(variant: Variant) -> Scenario {
+        let mut s = Self::in_setup(variant);
+        s.skip_setup();
+        s
+    }
+
+    pub fn with_options(variant: Variant, set: &[(&str, &str)]) -> Scenario {
+        let mut config = GameConfig::new(variant);
+        config.options.board = Some(LayoutKind::Beginner);
+        for (k, v) in set {
+            config.set_option(k, v).expect("valid option");
+        }
+        let mut s = Self::from_config(&config);
+        s.skip_setup();
+        s
+    }
+
+    pub fn skip_setup(&mut self) -> &mut Self {
+        self.state.setup_pos = self.state.setup.len();
+        self.state.setup_anchor = None;
+        self.state.phases = vec![Phase::BeforeRoll];
+        self.state.active = Seat(0);
+        self.state.turn = 1;
+        self
+    }
+
+    /// `seat`'s turn, dice already rolled.
+    pub fn main_phase(&mut self, seat: Seat) -> &mut Self {
+        self.state.active = seat;
+        self.state.phases = vec![Phase::Main];
+        self
+    }
+
+    /// `seat`'s turn, before the roll.
+    pub fn before_roll(&mut self, seat: Seat) -> &mut Self {
+        self.state.active = seat;
+        self.state.phases = vec![Phase::BeforeRoll];
+        self
+    }
+
+    /// Moves cards from the bank to `seat`.
+    pub fn give(&mut self, seat: Seat, cards: ResourceCounts) -> &mut Self {
+        assert!(
+            self.state.bank.contains(&cards),
+            "bank cannot give {cards:?}"
+        );
+        self.state.bank.sub(&cards);
+        self.state.player_mut(seat).hand.add(&cards);
+        self
+    }
+
+    /// Replaces `seat`'s hand, returning the old one to the bank.
+    pub fn set_hand(&mut self, seat: Seat, cards: ResourceCounts) -> &mut Self {
+        let old = self.state.player(seat).hand;
+        self.state.bank.add(&old);
+        self.state.player_mut(seat).hand = ResourceCounts::ZERO;
+        self.give(seat, cards)
+    }
+
+    /// Moves cards from `seat`'s hand back to the bank, leaving it with none.
+    pub fn empty_hand(&mut self, seat: Seat) -> &mut Self {
+        self.set_hand(seat, ResourceCounts::ZERO)
+    }
+
+    pub fn settlement(&mut self, seat: Seat, node: NodeId) -> &mut Self {
+        self.place(seat, node, BuildingKind::Settlement)
+    }
+
+    pub fn city(&mut self, seat: Seat, node: NodeId) -> &mut Self {
+        self.place(seat, node, BuildingKind::City)
+    }
+
+    fn place(&mut self, seat: Seat, node: NodeId, kind: BuildingKind) -> &mut Self {
+        assert!(
+            self.state.buildings[node as usize].is_none(),
+            "node {node} taken"
+        );
+        self.state.buildings[node as usize] = Some(Building { owner: seat, kind });
+        let p = self.state.player_mut(seat);
+        match kind {
+            BuildingKind::Settlement => {
+                p.settlements_left -= 1;
+                p.visible_vp += 1;
+            }
+            BuildingKind::City => {
+                p.cities_left -= 1;
+                p.visible_vp += 2;
+            }
+        }
+        self.recount_roads()
+    }
+
+    pub fn road(&mut self, seat: Seat, edge: EdgeId) -> &mut Self {
+        assert!(
+            self.state.roads[edge as usize].is_none(),
+            "edge {edge} taken"
+        );
+        self.state.roads[edge as usize] = Some(seat);
+        self.state.player_mut(seat).roads_left -= 1;
+        self.recount_roads()
+    }
+
+    /// A chain of roads along consecutive nodes.
+    pub fn road_path(&mut self, seat: Seat, nodes: &[NodeId]) -> &mut Self {
+        for w in nodes.windows(2) {
+            let e = edge(w[0], w[1]);
+            self.road(seat, e);
+        }
+        self
+    }
+
+    fn recount_roads(&mut self) -> &mut Self {
+        for i in 0..self.state.players.len() {
+            let seat = self.state.players[i].seat;
+            self.state.players[i].road_length = self.state.longest_road_of(seat);
+        }
+        let mut ev = Vec::new();
+        self.state.update_longest_road(&mut ev);
+        self
+    }
+
+    /// Gives `seat` a development card from the deck.
+    pub fn dev_card(&mut self, seat: Seat, card: DevCard, bought_this_turn: bool) -> &mut Self {
+        let pos = self
+            .state
+            .dev_deck
+            .iter()
+            .position(|&c| c == card)
+            .expect("card left in deck");
+        self.state.dev_deck.remove(pos);
+        let p = self.state.player_mut(seat);
+        let cards = if bought_this_turn {
+            &mut p.new_dev_cards
+        } else {
+            &mut p.dev_cards
+        };
+        *cards.get_mut(card) += 1;
+        self
+    }
+
+    /// Records `n` knights as already played by `seat` and re-evaluates the army.
+    pub fn knights_played(&mut self, seat: Seat, n: u8) -> &mut Self {
+        for _ in 0..n {
+            let pos = self
+                .state
+                .dev_deck
+                .iter()
+                .position(|&c| c == DevCard::Knight)
+                .expect("knight left");
+            self.state.dev_deck.remove(pos);
+        }
+        let p = self.state.player_mut(seat);
+        p.knights_played += n;
+        p.played_dev.knight += n;
+        let mut ev = Vec::new();
+        self.state.update_largest_army(&mut ev);
+        self
+    }
+
+    pub fn robber(&mut self, hex: HexId) -> &mut Self {
+        self.state.robber = hex;
+        self
+    }
+
+    /// Reseeds the game's generator so that the next roll totals `total`,
+    /// leaving the dice themselves (fair or balanced) to produce it.
+    pub fn rig_next_roll(&mut self, total: u8) -> &mut Self {
+        for k in 0..100_000u64 {
+            let mut rng = GameRng::from_seed(k);
+            let mut dice = self.state.dice.clone();
+            let d = dice.roll(&mut rng);
+            if d[0] + d[1] == total {
+                self.state.rng = GameRng::from_seed(k);
+                return self;
+            }
+        }
+        panic!("no seed rolls {total}");
+    }
+
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Vec<Event>, ActionError> {
+        self.state.apply(seat, &action)
+    }
+
+    /// Applies and panics with the reason if refused.
+    pub fn ok(&mut self, seat: Seat, action: Action) -> Vec<Event> {
+        match self.state.apply(seat, &action) {
+            Ok(ev) => ev,
+            Err(e) => panic!("{action:?} by {seat} refused: {e}"),
+        }
+    }
+
+    /// Applies, expects a refusal, and checks nothing changed.
+    pub fn refused(&mut self, seat: Seat, action: Action) -> ActionError {
+        let before = self.state.clone();
+        match self.state.apply(seat, &action) {
+            Ok(ev) => panic!("{action:?} by {seat} was accepted: {ev:?}"),
+            Err(e) => {
+                assert_eq!(self.state, before, "refused action changed the state");
+                e
+            }
+        }
+    }
+
+    pub fn hand(&self, seat: Seat) -> ResourceCounts {
+        self.state.player(seat).hand
+    }
+}
+
+/// The edge between two adjacent nodes.
+pub fn edge(a: NodeId, b: NodeId) -> EdgeId {
+    topology()
+        .edge_between(a, b)
+        .unwrap_or_else(|| panic!("nodes {a} and {b} are not adjacent"))
+}
+
+/// The hex at axial `(q, r)`.
+pub fn hex(q: i8, r: i8) -> HexId {
+    topology().hex_by_axial(q, r).expect("hex on the board")
+}
+
+/// The node shared by all of `hexes` (two or three hex ids, or one with a
+/// corner index 0..6 clockwise from the top via `corner`).
+pub fn node_of(hexes: &[HexId]) -> NodeId {
+    let t = topology();
+    let mut found = t
+        .nodes
+        .iter()
+        .filter(|n| hexes.iter().all(|h| n.hexes.contains(h)));
+    let n = found.next().expect("hexes share a node");
+    n.id
+}
+
+/// Corner `i` (clockwise from the top) of `hex`.
+pub fn corner(hex: HexId, i: usize) -> NodeId {
+    topology().hexes[hex as usize].nodes[i]
+}

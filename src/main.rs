@@ -1,0 +1,7 @@
+//! The `hexpost` command: the server and its tools.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::run()
+}
