@@ -1,7 +1,7 @@
 //! The one action type clients send (internally tagged JSON), and the legal
 //! action list a seat is offered.
 
-use crate::board::{EdgeId, HexId, NodeId};
+use crate::board::{EdgeId, EdgeSet, HexId, NodeId, NodeSet, ResourceSet};
 use crate::types::{Resource, ResourceCounts, Seat, SeatList};
 use serde::{Deserialize, Serialize};
 
@@ -103,7 +103,7 @@ pub struct RobberTarget {
 pub struct MaritimeOption {
     pub give: Resource,
     pub ratio: u8,
-    pub receive: Vec<Resource>,
+    pub receive: ResourceSet,
 }
 
 /// One entry of a seat's legal-action list: an action type with the choices
@@ -116,15 +116,15 @@ pub enum LegalAction {
     EndTurn,
     /// `free`: set-up or Road Building, no cost.
     BuildRoad {
-        edges: Vec<EdgeId>,
+        edges: EdgeSet,
         free: bool,
     },
     BuildSettlement {
-        nodes: Vec<NodeId>,
+        nodes: NodeSet,
         free: bool,
     },
     BuildCity {
-        nodes: Vec<NodeId>,
+        nodes: NodeSet,
     },
     BuyDevelopmentCard,
     PlayKnight {

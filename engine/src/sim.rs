@@ -98,9 +98,15 @@ pub fn random_action_with(
     Some(match entry {
         LegalAction::RollDice => Action::RollDice,
         LegalAction::EndTurn => Action::EndTurn,
-        LegalAction::BuildRoad { edges, .. } => Action::BuildRoad { edge: edges[k] },
-        LegalAction::BuildSettlement { nodes, .. } => Action::BuildSettlement { node: nodes[k] },
-        LegalAction::BuildCity { nodes } => Action::BuildCity { node: nodes[k] },
+        LegalAction::BuildRoad { edges, .. } => Action::BuildRoad {
+            edge: edges.nth(k)?,
+        },
+        LegalAction::BuildSettlement { nodes, .. } => Action::BuildSettlement {
+            node: nodes.nth(k)?,
+        },
+        LegalAction::BuildCity { nodes } => Action::BuildCity {
+            node: nodes.nth(k)?,
+        },
         LegalAction::BuyDevelopmentCard => Action::BuyDevelopmentCard,
         LegalAction::PlayKnight { targets } | LegalAction::MoveRobber { targets } => {
             let mut pick = None;
@@ -133,7 +139,7 @@ pub fn random_action_with(
             let mut pick = None;
             for o in options {
                 if k < o.receive.len() {
-                    pick = Some((o.give, o.receive[k]));
+                    pick = Some((o.give, o.receive.nth(k)?));
                     break;
                 }
                 k -= o.receive.len();

@@ -6,7 +6,7 @@
 use crate::actions::{LegalAction, MaritimeOption};
 use crate::board::topology::NODE_COUNT;
 use crate::board::topology::{bits, bits128};
-use crate::board::{EdgeId, NodeId, topology};
+use crate::board::{EdgeId, EdgeSet, NodeId, NodeSet, ResourceSet, topology};
 use crate::state::{BuildingKind, GameState, Phase, Piece};
 use crate::types::{DevCard, Resource, Seat, cost};
 
@@ -100,7 +100,7 @@ impl GameState {
             }
         }
         if p.cities_left > 0 && p.hand.contains(&cost::CITY) {
-            let nodes: Vec<NodeId> = (0..NODE_COUNT as NodeId)
+            let nodes: NodeSet = (0..NODE_COUNT as NodeId)
                 .filter(|&n| {
                     matches!(self.buildings[n as usize],
                         Some(b) if b.owner == seat && b.kind == BuildingKind::Settlement)
@@ -126,7 +126,7 @@ impl GameState {
                 options.push(MaritimeOption {
                     give,
                     ratio,
-                    receive: Resource::ALL.into_iter().filter(|&r| r != give).collect(),
+                    receive: ResourceSet::ALL.without(give),
                 });
             }
         }
@@ -168,7 +168,7 @@ impl GameState {
 
     /// Nodes where `owner` may settle. Outside set-up only nodes at the end
     /// of one of the owner's roads can qualify, so only those are checked.
-    pub(crate) fn settlement_sites(&self, owner: Seat, free_site: bool) -> Vec<NodeId> {
+    pub(crate) fn settlement_sites(&self, owner: Seat, free_site: bool) -> NodeSet {
         let topo = topology();
         let candidates: u64 = if free_site {
             (1u64 << NODE_COUNT) - 1
@@ -191,7 +191,7 @@ impl GameState {
 
     /// Edges where `owner` may build a road: with an anchor, the edges at
     /// it; otherwise only edges touching the owner's network are checked.
-    pub(crate) fn road_sites(&self, owner: Seat, anchor: Option<NodeId>) -> Vec<EdgeId> {
+    pub(crate) fn road_sites(&self, owner: Seat, anchor: Option<NodeId>) -> EdgeSet {
         let topo = topology();
         let mut nodes = 0u64;
         match anchor {
