@@ -1,7 +1,5 @@
-//! The `hexpost` command: the server and its tools.
-
-mod cli;
+//! The `hexpost` command.
 
 fn main() -> std::process::ExitCode {
-    cli::run()
+    hexpost::cli::run()
 }

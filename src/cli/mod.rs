@@ -1,6 +1,8 @@
 //! Command-line entry points. Each subcommand lives in its own file.
 
-mod simulate;
+pub mod simulate;
+
+use crate::config::Config;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -18,6 +20,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the HTTP server (configuration from the environment; see README).
+    Serve,
+    /// Run pending database migrations and exit.
+    Migrate,
+    /// Print the OpenAPI document.
+    Openapi,
     /// Play random complete games in-process and check the rules' invariants.
     Simulate(simulate::SimulateArgs),
 }
@@ -25,6 +33,35 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Serve => with_config(|c| crate::server::serve(c).map_err(|e| e.to_string())),
+        Command::Migrate => with_config(|c| {
+            crate::server::init_logging(c.log_json);
+            crate::server::open_store(&c)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }),
+        Command::Openapi => {
+            let doc = crate::app::openapi();
+            println!("{}", doc.to_pretty_json().expect("the document serializes"));
+            ExitCode::SUCCESS
+        }
         Command::Simulate(args) => simulate::run(args),
+    }
+}
+
+fn with_config(f: impl FnOnce(Config) -> Result<(), String>) -> ExitCode {
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    match f(config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hexpost: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -1,0 +1,285 @@
+//! Accounts: registration, login (access tokens), and the Ed25519 public
+//! keys a player registers to sign moves.
+
+use crate::api::problem::{ApiError, Problem};
+use crate::app::{AppState, Db};
+use crate::auth::{AuthUser, password};
+use crate::store::users::{self, User, UserKey};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegisterRequest {
+    #[schema(example = "ada@example.org")]
+    pub email: String,
+    /// 1 to 40 characters.
+    #[schema(example = "Ada")]
+    pub display_name: String,
+    /// 8 to 128 characters.
+    #[schema(example = "correct horse battery")]
+    pub password: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LoginRequest {
+    pub email: String,
+    pub password: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UserInfo {
+    pub id: i64,
+    pub email: String,
+    pub display_name: String,
+    pub is_admin: bool,
+}
+
+impl From<&User> for UserInfo {
+    fn from(u: &User) -> Self {
+        UserInfo {
+            id: u.id,
+            email: u.email.clone(),
+            display_name: u.display_name.clone(),
+            is_admin: u.is_admin,
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TokenResponse {
+    pub access_token: String,
+    #[schema(example = "Bearer")]
+    pub token_type: &'static str,
+    /// Seconds until the token expires.
+    pub expires_in: u64,
+    pub user: UserInfo,
+}
+
+fn token_response(state: &AppState, user: &User) -> Result<TokenResponse, ApiError> {
+    Ok(TokenResponse {
+        access_token: state.tokens.issue(user.id, user.is_admin)?,
+        token_type: "Bearer",
+        expires_in: state.tokens.ttl_secs(),
+        user: user.into(),
+    })
+}
+
+/// Normalises and checks an e-mail address (shape only; delivery proves it).
+pub fn normalize_email(raw: &str) -> Result<String, ApiError> {
+    let email = raw.trim().to_lowercase();
+    let valid = email.len() <= 254
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+        })
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+    if valid {
+        Ok(email)
+    } else {
+        Err(ApiError::unprocessable(
+            "invalid_email",
+            format!("`{raw}` is not an e-mail address"),
+        ))
+    }
+}
+
+fn check_registration(req: &RegisterRequest) -> Result<(String, String), ApiError> {
+    let email = normalize_email(&req.email)?;
+    let name = req.display_name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+        return Err(ApiError::unprocessable(
+            "invalid_display_name",
+            "display name must be 1 to 40 printable characters",
+        ));
+    }
+    let len = req.password.chars().count();
+    if !(8..=128).contains(&len) {
+        return Err(ApiError::unprocessable(
+            "invalid_password",
+            "password must be 8 to 128 characters",
+        ));
+    }
+    Ok((email, name))
+}
+
+/// Creates an account and returns an access token for it.
+#[utoipa::path(tag = "accounts", request_body = RegisterRequest, responses(
+    (status = 201, body = TokenResponse),
+    (status = 409, description = "E-mail already registered (`email_taken`)", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Invalid e-mail, name or password", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "Too many attempts", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/accounts")]
+pub async fn register(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<RegisterRequest>,
+) -> Result<HttpResponse, ApiError> {
+    state.login_limiter.check(&client_key(&req))?;
+    let (email, name) = check_registration(&body)?;
+    let hash = web::block({
+        let pw = body.password.clone();
+        move || password::hash(&pw)
+    })
+    .await?
+    .map_err(ApiError::internal)?;
+    let user = state
+        .db(move |conn| users::insert(conn, &email, &name, &hash, false).map_err(ApiError::from))
+        .await?
+        .ok_or_else(|| {
+            ApiError::conflict("email_taken", "an account with this e-mail address exists")
+        })?;
+    Ok(HttpResponse::Created().json(token_response(&state, &user)?))
+}
+
+/// Exchanges e-mail and password for a short-lived access token.
+#[utoipa::path(tag = "accounts", request_body = LoginRequest, responses(
+    (status = 200, body = TokenResponse),
+    (status = 401, description = "Wrong e-mail or password", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "Too many attempts", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/auth/token")]
+pub async fn login(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    body: web::Json<LoginRequest>,
+) -> Result<HttpResponse, ApiError> {
+    state.login_limiter.check(&client_key(&req))?;
+    let email = body.email.trim().to_lowercase();
+    let user = state
+        .db(move |conn| users::by_email(conn, &email).map_err(ApiError::from))
+        .await?;
+    let password = body.password.clone();
+    let checked =
+        web::block(move || user.filter(|u| password::verify(&password, &u.password_hash))).await?;
+    let user = checked.ok_or_else(|| {
+        let mut e = ApiError::unauthorized("wrong e-mail or password");
+        e.code = "bad_credentials";
+        e
+    })?;
+    Ok(HttpResponse::Ok().json(token_response(&state, &user)?))
+}
+
+/// The calling user.
+#[utoipa::path(tag = "accounts", security(("bearer" = [])), responses(
+    (status = 200, body = UserInfo),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/me")]
+pub async fn me(state: web::Data<AppState>, user: AuthUser) -> Result<HttpResponse, ApiError> {
+    let u = state
+        .db(move |conn| users::by_id(conn, user.id).map_err(ApiError::from))
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("the account no longer exists"))?;
+    Ok(HttpResponse::Ok().json(UserInfo::from(&u)))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddKeyRequest {
+    /// The raw 32-byte Ed25519 public key, base64url without padding.
+    #[schema(example = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo")]
+    pub public_key: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct KeyInfo {
+    pub id: i64,
+    pub public_key: String,
+    pub created_at: i64,
+}
+
+impl From<UserKey> for KeyInfo {
+    fn from(k: UserKey) -> Self {
+        KeyInfo {
+            id: k.id,
+            public_key: k.public_key,
+            created_at: k.created_at,
+        }
+    }
+}
+
+/// Registers an Ed25519 public key for signing moves (compact JWS, EdDSA).
+#[utoipa::path(tag = "accounts", security(("bearer" = [])), request_body = AddKeyRequest, responses(
+    (status = 201, body = KeyInfo),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Not a 32-byte base64url key (`invalid_key`)", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/me/keys")]
+pub async fn add_key(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    body: web::Json<AddKeyRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let key = body.public_key.trim().to_string();
+    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(&key)
+        .map_err(|_| {
+            ApiError::unprocessable(
+                "invalid_key",
+                "public_key must be base64url without padding",
+            )
+        })?;
+    if raw.len() != 32 {
+        return Err(ApiError::unprocessable(
+            "invalid_key",
+            format!("an Ed25519 public key has 32 bytes, not {}", raw.len()),
+        ));
+    }
+    let k = state
+        .db(move |conn| users::add_key(conn, user.id, &key).map_err(ApiError::from))
+        .await?;
+    Ok(HttpResponse::Created().json(KeyInfo::from(k)))
+}
+
+/// The caller's active signing keys.
+#[utoipa::path(tag = "accounts", security(("bearer" = [])), responses(
+    (status = 200, body = Vec<KeyInfo>),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/me/keys")]
+pub async fn list_keys(
+    state: web::Data<AppState>,
+    user: AuthUser,
+) -> Result<HttpResponse, ApiError> {
+    let keys = state
+        .db(move |conn| users::active_keys(conn, user.id).map_err(ApiError::from))
+        .await?;
+    Ok(HttpResponse::Ok().json(keys.into_iter().map(KeyInfo::from).collect::<Vec<_>>()))
+}
+
+/// Revokes one of the caller's signing keys.
+#[utoipa::path(tag = "accounts", security(("bearer" = [])), params(("key_id" = i64, Path)), responses(
+    (status = 204),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+))]
+#[delete("/me/keys/{key_id}")]
+pub async fn revoke_key(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let key_id = path.into_inner();
+    let done = state
+        .db(move |conn| users::revoke_key(conn, user.id, key_id).map_err(ApiError::from))
+        .await?;
+    if done {
+        Ok(HttpResponse::NoContent().finish())
+    } else {
+        Err(ApiError::not_found("key"))
+    }
+}
+
+/// The key rate limits of anonymous endpoints are counted under.
+pub fn client_key(req: &HttpRequest) -> String {
+    req.peer_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}

@@ -1,0 +1,68 @@
+//! Admin endpoints: full logs and verification by replay.
+
+use crate::api::problem::{ApiError, Problem};
+use crate::app::{AppState, Db};
+use crate::auth::AdminUser;
+use crate::service::audit::{self, VerifyReport};
+use crate::service::moves::{self, LogEntry};
+use crate::store::games as db;
+use actix_web::{HttpResponse, get, web};
+
+/// The full, unredacted log of any game.
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(("game_id" = String, Path), crate::api::games::LogQuery), responses(
+    (status = 200, body = Vec<LogEntry>),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/admin/games/{game_id}/log")]
+pub async fn full_log(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    path: web::Path<String>,
+    q: web::Query<crate::api::games::LogQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let after = q.after.unwrap_or(0).max(0);
+    let limit = q.limit.unwrap_or(100).clamp(1, 500);
+    let id = path.into_inner();
+    let rows = state
+        .db(move |conn| {
+            db::get(conn, &id)?.ok_or_else(|| ApiError::not_found("game"))?;
+            db::admin_log(conn, Some(admin.0.id), "read_log", &id, "")?;
+            moves::log(conn, &id, None, after, limit)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+/// Replays the game from its seed and checks every state hash and chain link.
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(("game_id" = String, Path)), responses(
+    (status = 200, body = VerifyReport),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/admin/games/{game_id}/verify")]
+pub async fn verify(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let report = state
+        .db(move |conn| {
+            let game = db::get(conn, &id)?.ok_or_else(|| ApiError::not_found("game"))?;
+            let rows = moves::all_rows(conn, &id)?;
+            let report = audit::verify(&game, &rows);
+            db::admin_log(
+                conn,
+                Some(admin.0.id),
+                "verify",
+                &id,
+                if report.ok { "ok" } else { "diverged" },
+            )?;
+            Ok(report)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(report))
+}

@@ -1,0 +1,366 @@
+//! Games: lifecycle, moves and the move log.
+
+use crate::api::problem::{ApiError, Problem};
+use crate::app::{AppState, Db};
+use crate::auth::AuthUser;
+use crate::service::games::{self as svc, CreateGame, Created, GameDetail, GameSummary};
+use crate::service::moves::{self, LogEntry, MoveOutcome, MoveRequest};
+use crate::store::games::ListFilter;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde::Deserialize;
+use utoipa::{IntoParams, ToSchema};
+
+/// Creates a game (and invites the opponent when `opponent_email` is given).
+#[utoipa::path(tag = "games", security(("bearer" = [])), request_body = CreateGame, responses(
+    (status = 201, body = Created),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Unknown variant, invalid options, time limit or seat", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/games")]
+pub async fn create(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    body: web::Json<CreateGame>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let created = state
+        .db(move |conn| svc::create(conn, user.id, &body))
+        .await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+#[derive(Deserialize, IntoParams, Debug)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// `all` (default), `active`, `finished`, `awaiting_me`.
+    pub filter: Option<String>,
+    /// 1-based page number.
+    pub page: Option<i64>,
+    /// 1 to 100; default 20.
+    pub per_page: Option<i64>,
+}
+
+/// Lists my games, most recently changed first.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(ListQuery), responses(
+    (status = 200, body = Vec<GameSummary>),
+    (status = 400, description = "Bad filter or paging", body = Problem, content_type = "application/problem+json"),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/games")]
+pub async fn list(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    q: web::Query<ListQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let filter = match q.filter.as_deref().unwrap_or("all") {
+        "all" => ListFilter::All,
+        "active" => ListFilter::Active,
+        "finished" => ListFilter::Finished,
+        "awaiting_me" => ListFilter::AwaitingMe,
+        other => {
+            return Err(ApiError::bad_request(
+                "invalid_query",
+                format!("filter `{other}` is not one of all, active, finished, awaiting_me"),
+            ));
+        }
+    };
+    let page = q.page.unwrap_or(1);
+    let per_page = q.per_page.unwrap_or(20);
+    if page < 1 || !(1..=100).contains(&per_page) {
+        return Err(ApiError::bad_request(
+            "invalid_query",
+            "page must be ≥ 1 and per_page 1 to 100",
+        ));
+    }
+    let games = state
+        .db(move |conn| svc::list(conn, user.id, filter, page, per_page))
+        .await?;
+    Ok(HttpResponse::Ok().json(games))
+}
+
+/// One game as I may see it, with what I may do now.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(("game_id" = String, Path)), responses(
+    (status = 200, body = GameDetail),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/games/{game_id}")]
+pub async fn get_game(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let detail = state
+        .db(move |conn| {
+            let game = svc::load_for(conn, &id, user.id, false)?;
+            svc::detail(conn, &game, user.id)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(detail))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InviteRequest {
+    #[schema(example = "grace@example.org")]
+    pub email: String,
+}
+
+#[derive(serde::Serialize, ToSchema)]
+pub struct InviteResponse {
+    /// The invitation token (also e-mailed to the invitee).
+    pub invite_token: String,
+}
+
+/// Invites an opponent by e-mail address.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(("game_id" = String, Path)), request_body = InviteRequest, responses(
+    (status = 201, body = InviteResponse),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "The game has started or ended", body = Problem, content_type = "application/problem+json"),
+    (status = 422, body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/games/{game_id}/invitations")]
+pub async fn invite(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+    body: web::Json<InviteRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let token = state
+        .db(move |conn| svc::invite(conn, user.id, &id, &body.email))
+        .await?;
+    Ok(HttpResponse::Created().json(InviteResponse {
+        invite_token: token,
+    }))
+}
+
+/// Cancels a game that has not started.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(("game_id" = String, Path)), responses(
+    (status = 200, body = GameSummary),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/games/{game_id}/cancel")]
+pub async fn cancel(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let s = state
+        .db(move |conn| svc::cancel(conn, user.id, &id))
+        .await?;
+    Ok(HttpResponse::Ok().json(s))
+}
+
+/// Resigns: the opponent wins.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(("game_id" = String, Path)), responses(
+    (status = 200, body = GameDetail),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/games/{game_id}/resign")]
+pub async fn resign(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let d = state
+        .db(move |conn| svc::resign(conn, user.id, &id))
+        .await?;
+    Ok(HttpResponse::Ok().json(d))
+}
+
+/// Submits one move. Retries are safe with an `Idempotency-Key` header: the
+/// same key and body return the original response; the same key with
+/// another body is refused (422).
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(
+    ("game_id" = String, Path),
+    ("Idempotency-Key" = Option<String>, Header, description = "Up to 200 characters; makes retries safe"),
+), request_body = MoveRequest, responses(
+    (status = 200, body = MoveOutcome),
+    (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "Missing/invalid token, or a JWS not signed by your keys", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`stale_move` (with the current game) or `game_not_active`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`illegal_move` (the engine's `reason`), `invalid_action`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+    (status = 429, body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/games/{game_id}/moves")]
+pub async fn submit_move(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+    req: HttpRequest,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    state.move_limiter.check(&format!("user:{}", user.id))?;
+    if body.len() > state.config.body_limit_bytes {
+        return Err(ApiError::new(
+            actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "payload_too_large",
+            "Payload too large",
+            format!(
+                "body exceeds the limit of {} bytes",
+                state.config.body_limit_bytes
+            ),
+        ));
+    }
+    let parsed: MoveRequest = serde_json::from_slice(&body).map_err(|e| {
+        if e.is_data() {
+            ApiError::unprocessable("invalid_body", e.to_string())
+        } else {
+            ApiError::bad_request("malformed_json", e.to_string())
+        }
+    })?;
+    let id = path.into_inner();
+    let idem = match req.headers().get("idempotency-key") {
+        None => None,
+        Some(v) => {
+            let key = v
+                .to_str()
+                .ok()
+                .filter(|k| !k.is_empty() && k.len() <= 200)
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "invalid_idempotency_key",
+                        "Idempotency-Key must be 1 to 200 visible characters",
+                    )
+                })?;
+            let hash = crate::service::audit::sha256_hex(&[id.as_bytes(), b"\n", &body].concat());
+            Some((key.to_string(), hash))
+        }
+    };
+    let (status, out) = state
+        .db(move |conn| moves::submit(conn, user.id, &id, parsed, idem))
+        .await?;
+    Ok(
+        HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
+            .json(out),
+    )
+}
+
+#[derive(Deserialize, IntoParams, Debug)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LogQuery {
+    /// Rows after this sequence number (default 0: from the start).
+    pub after: Option<i64>,
+    /// 1 to 500; default 100.
+    pub limit: Option<i64>,
+}
+
+fn log_bounds(q: &LogQuery) -> Result<(i64, i64), ApiError> {
+    let after = q.after.unwrap_or(0);
+    let limit = q.limit.unwrap_or(100);
+    if after < 0 || !(1..=500).contains(&limit) {
+        return Err(ApiError::bad_request(
+            "invalid_query",
+            "after must be ≥ 0 and limit 1 to 500",
+        ));
+    }
+    Ok((after, limit))
+}
+
+/// The game's move log, with events redacted for me.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(("game_id" = String, Path), LogQuery), responses(
+    (status = 200, body = Vec<LogEntry>),
+    (status = 400, body = Problem, content_type = "application/problem+json"),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/games/{game_id}/log")]
+pub async fn log(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+    q: web::Query<LogQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (after, limit) = log_bounds(&q)?;
+    let id = path.into_inner();
+    let rows = state
+        .db(move |conn| {
+            let game = svc::load_for(conn, &id, user.id, false)?;
+            let seat = crate::store::games::players(conn, &game.id)?
+                .into_iter()
+                .find(|(_, u)| *u == user.id)
+                .map(|(s, _)| hexpost_engine::Seat(s as u8));
+            moves::log(conn, &id, Some(seat), after, limit)
+        })
+        .await?;
+    Ok(HttpResponse::Ok().json(rows))
+}
+
+/// What an invitation is for (no account needed).
+#[utoipa::path(tag = "invitations", params(("token" = String, Path)), responses(
+    (status = 200, body = GameSummary),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "Already used", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/invitations/{token}")]
+pub async fn invitation(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let token = path.into_inner();
+    let s = state
+        .db(move |conn| svc::invitation_info(conn, &token))
+        .await?;
+    Ok(HttpResponse::Ok().json(s))
+}
+
+/// Accepts an invitation: the game starts.
+#[utoipa::path(tag = "invitations", security(("bearer" = [])), params(("token" = String, Path)), responses(
+    (status = 200, body = GameDetail),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/invitations/{token}/accept")]
+pub async fn accept(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let token = path.into_inner();
+    let d = state
+        .db(move |conn| svc::accept(conn, user.id, &token))
+        .await?;
+    Ok(HttpResponse::Ok().json(d))
+}
+
+/// Declines an invitation (the token is the credential).
+#[utoipa::path(tag = "invitations", params(("token" = String, Path)), responses(
+    (status = 204),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/invitations/{token}/decline")]
+pub async fn decline(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let token = path.into_inner();
+    state.db(move |conn| svc::decline(conn, &token)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// The board's fixed geometry: ids and coordinates of hexes, nodes, edges, harbors.
+#[utoipa::path(tag = "games", responses((status = 200, body = Object)))]
+#[get("/topology")]
+pub async fn topology() -> HttpResponse {
+    HttpResponse::Ok().json(hexpost_engine::topology_view())
+}

@@ -1,0 +1,39 @@
+//! HTTP handlers, one file per resource.
+
+pub mod accounts;
+pub mod admin;
+pub mod games;
+pub mod health;
+pub mod problem;
+
+use utoipa_actix_web::service_config::ServiceConfig;
+
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(accounts::register)
+        .service(accounts::login)
+        .service(accounts::me)
+        .service(accounts::add_key)
+        .service(accounts::list_keys)
+        .service(accounts::revoke_key)
+        .service(games::create)
+        .service(games::list)
+        .service(games::get_game)
+        .service(games::invite)
+        .service(games::cancel)
+        .service(games::resign)
+        .service(games::submit_move)
+        .service(games::log)
+        .service(games::invitation)
+        .service(games::accept)
+        .service(games::decline)
+        .service(games::topology)
+        .service(admin::full_log)
+        .service(admin::verify);
+}
+
+/// The OpenAPI document the app was built from (not itself documented).
+pub async fn openapi_json(
+    doc: actix_web::web::Data<utoipa::openapi::OpenApi>,
+) -> actix_web::HttpResponse {
+    actix_web::HttpResponse::Ok().json(doc.get_ref())
+}

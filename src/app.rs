@@ -1,0 +1,124 @@
+//! The actix application: shared state, middleware, and the route table.
+//! Routes and the OpenAPI document come from the same handler list, so the
+//! spec cannot drift from what is served.
+
+use crate::api;
+use crate::api::problem::{self, ApiError};
+use crate::auth::tokens::TokenKeys;
+use crate::config::Config;
+use crate::ratelimit::RateLimiter;
+use crate::store::DbPool;
+use actix_web::dev::{ServiceFactory, ServiceRequest};
+use actix_web::{App, web};
+use utoipa::OpenApi;
+use utoipa_actix_web::{AppExt, UtoipaApp};
+
+pub struct AppState {
+    pub config: Config,
+    pub pool: DbPool,
+    pub tokens: TokenKeys,
+    pub login_limiter: RateLimiter,
+    pub move_limiter: RateLimiter,
+}
+
+impl AppState {
+    pub fn new(config: Config, pool: DbPool) -> AppState {
+        AppState {
+            tokens: TokenKeys::new(
+                &config.jwt_keys,
+                &config.jwt_audience,
+                config.access_token_ttl_secs,
+            ),
+            login_limiter: RateLimiter::per_minute(config.login_rate_per_minute),
+            move_limiter: RateLimiter::per_minute(config.move_rate_per_minute),
+            config,
+            pool,
+        }
+    }
+}
+
+/// Runs blocking database work on the blocking thread pool, never on an
+/// actix worker; both the pool checkout and the queries happen there.
+pub trait Db {
+    fn db<T, F>(&self, f: F) -> impl std::future::Future<Output = Result<T, ApiError>>
+    where
+        F: FnOnce(&mut crate::store::DbConnection) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static;
+}
+
+impl Db for web::Data<AppState> {
+    async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        F: FnOnce(&mut crate::store::DbConnection) -> Result<T, ApiError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let state = self.clone();
+        web::block(move || {
+            let mut conn = state
+                .pool
+                .get()
+                .map_err(|e| ApiError::unavailable(format!("database unavailable: {e}")))?;
+            f(&mut conn)
+        })
+        .await?
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "hexpost",
+        description = "Asynchronous play-by-email turn server for two-player Catan variants. \
+            Every failure is an RFC 9457 problem+json body with a stable `code`.",
+        license(name = "AGPL-3.0-or-later")
+    ),
+    modifiers(&BearerAuth),
+    components(schemas(problem::Problem))
+)]
+pub struct ApiDoc;
+
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+/// Registers every route and its OpenAPI operation.
+pub fn routes<T>(app: UtoipaApp<T>) -> UtoipaApp<T>
+where
+    T: ServiceFactory<ServiceRequest, Config = (), Error = actix_web::Error, InitError = ()>,
+{
+    app.service(api::health::healthz)
+        .service(api::health::readyz)
+        .service(utoipa_actix_web::scope("/api/v1").configure(api::configure))
+}
+
+/// The OpenAPI document, as served and as checked in under openapi/.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, doc) =
+        routes(App::new().into_utoipa_app().openapi(ApiDoc::openapi())).split_for_parts();
+    doc
+}
+
+/// Extractor configuration shared by every scope: all errors as problem+json.
+pub fn extractor_config(cfg: &mut web::ServiceConfig, body_limit: usize) {
+    cfg.app_data(
+        web::JsonConfig::default()
+            .limit(body_limit)
+            .error_handler(problem::json_error),
+    )
+    .app_data(web::PathConfig::default().error_handler(problem::path_error))
+    .app_data(web::QueryConfig::default().error_handler(problem::query_error));
+}

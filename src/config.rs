@@ -1,0 +1,207 @@
+//! Typed configuration from environment variables, handed to the app as
+//! data. Every variable has a default that runs out of the box; the README
+//! and `.env.example` document each one.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `postgres://…` or `sqlite://path`.
+    pub database_url: String,
+    pub database_pool_size: u32,
+    pub bind: SocketAddr,
+    /// Where links in mails and the API point to.
+    pub public_base_url: String,
+    /// Signing keys for access tokens, newest first: (key id, secret).
+    /// The first signs; all verify, so a key can be rotated out gently.
+    pub jwt_keys: Vec<(String, Vec<u8>)>,
+    pub jwt_audience: String,
+    pub access_token_ttl_secs: u64,
+    /// Origins allowed to call the API from a browser; empty = none.
+    pub cors_origins: Vec<String>,
+    pub body_limit_bytes: usize,
+    pub login_rate_per_minute: u32,
+    pub move_rate_per_minute: u32,
+    pub log_json: bool,
+    /// Directory for the SQLite file and other local state.
+    pub data_dir: PathBuf,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("configuration: {var}: {reason}")]
+pub struct ConfigError {
+    pub var: &'static str,
+    pub reason: String,
+}
+
+/// Reads variables through a lookup function so tests need not touch the
+/// process environment.
+pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+    let data_dir = PathBuf::from(get("HEXPOST_DATA_DIR").unwrap_or_else(|| "data".into()));
+    let database_url = get("DATABASE_URL")
+        .unwrap_or_else(|| format!("sqlite://{}/hexpost.db", data_dir.display()));
+    if !(database_url.starts_with("postgres://")
+        || database_url.starts_with("postgresql://")
+        || database_url.starts_with("sqlite://"))
+    {
+        return Err(ConfigError {
+            var: "DATABASE_URL",
+            reason: "must start with postgres://, postgresql:// or sqlite://".into(),
+        });
+    }
+    let num = |var: &'static str, default: u64| -> Result<u64, ConfigError> {
+        match get(var) {
+            None => Ok(default),
+            Some(v) => v.trim().parse().map_err(|_| ConfigError {
+                var,
+                reason: format!("`{v}` is not a whole number"),
+            }),
+        }
+    };
+    let bind_text = get("HEXPOST_BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
+    let bind = bind_text.parse().map_err(|_| ConfigError {
+        var: "HEXPOST_BIND",
+        reason: format!("`{bind_text}` is not an address:port"),
+    })?;
+    let jwt_keys = match get("JWT_KEYS") {
+        Some(text) => parse_keys(&text)?,
+        None => vec![("local".to_string(), local_secret(&data_dir)?)],
+    };
+    Ok(Config {
+        database_pool_size: num("DATABASE_POOL_SIZE", 10)? as u32,
+        public_base_url: get("PUBLIC_BASE_URL")
+            .unwrap_or_else(|| format!("http://{bind}"))
+            .trim_end_matches('/')
+            .to_string(),
+        jwt_audience: get("JWT_AUDIENCE").unwrap_or_else(|| "hexpost".into()),
+        access_token_ttl_secs: num("ACCESS_TOKEN_TTL_SECS", 3600)?,
+        cors_origins: get("CORS_ALLOWED_ORIGINS")
+            .map(|v| {
+                v.split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        body_limit_bytes: num("BODY_LIMIT_BYTES", 64 * 1024)? as usize,
+        login_rate_per_minute: num("RATE_LIMIT_LOGIN_PER_MINUTE", 10)? as u32,
+        move_rate_per_minute: num("RATE_LIMIT_MOVES_PER_MINUTE", 120)? as u32,
+        log_json: get("LOG_FORMAT").is_some_and(|v| v.eq_ignore_ascii_case("json")),
+        database_url,
+        bind,
+        jwt_keys,
+        data_dir,
+    })
+}
+
+impl Config {
+    pub fn from_env() -> Result<Config, ConfigError> {
+        from_lookup(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        !self.database_url.starts_with("sqlite://")
+    }
+}
+
+/// `kid:secret,kid:secret` with secrets of at least 32 bytes.
+fn parse_keys(text: &str) -> Result<Vec<(String, Vec<u8>)>, ConfigError> {
+    let mut keys = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((kid, secret)) = part.split_once(':') else {
+            return Err(ConfigError {
+                var: "JWT_KEYS",
+                reason: "expected kid:secret[,kid:secret…]".into(),
+            });
+        };
+        if secret.len() < 32 {
+            return Err(ConfigError {
+                var: "JWT_KEYS",
+                reason: format!("the secret of key `{kid}` is shorter than 32 bytes"),
+            });
+        }
+        keys.push((kid.to_string(), secret.as_bytes().to_vec()));
+    }
+    if keys.is_empty() {
+        return Err(ConfigError {
+            var: "JWT_KEYS",
+            reason: "no key given".into(),
+        });
+    }
+    Ok(keys)
+}
+
+/// With no keys configured, a random secret is created once under the data
+/// directory, so tokens survive restarts of a single local instance.
+/// Several instances must share `JWT_KEYS` instead.
+fn local_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
+    use rand::RngExt;
+    let path = data_dir.join("jwt-secret");
+    let err = |reason: String| ConfigError {
+        var: "JWT_KEYS",
+        reason,
+    };
+    if let Ok(s) = std::fs::read_to_string(&path) {
+        return Ok(s.trim().as_bytes().to_vec());
+    }
+    std::fs::create_dir_all(data_dir)
+        .map_err(|e| err(format!("cannot create {}: {e}", data_dir.display())))?;
+    let bytes: [u8; 32] = rand::rng().random();
+    let secret = hex::encode(bytes);
+    std::fs::write(&path, &secret)
+        .map_err(|e| err(format!("cannot write {}: {e}", path.display())))?;
+    Ok(secret.into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cfg(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let dir = std::env::temp_dir().join(format!("hexpost-cfg-{}", std::process::id()));
+        let mut m: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        m.entry("HEXPOST_DATA_DIR".into())
+            .or_insert(dir.display().to_string());
+        from_lookup(|k| m.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_run_out_of_the_box() {
+        let c = cfg(&[]).unwrap();
+        assert!(c.database_url.starts_with("sqlite://") && c.database_url.ends_with("/hexpost.db"));
+        assert_eq!(c.bind.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.public_base_url, "http://127.0.0.1:8080");
+        assert_eq!(c.jwt_keys.len(), 1);
+        // The generated secret is stable across loads.
+        assert_eq!(cfg(&[]).unwrap().jwt_keys, c.jwt_keys);
+    }
+
+    #[test]
+    fn bad_values_name_the_variable() {
+        assert_eq!(
+            cfg(&[("DATABASE_URL", "mysql://x")]).unwrap_err().var,
+            "DATABASE_URL"
+        );
+        assert_eq!(
+            cfg(&[("HEXPOST_BIND", "nowhere")]).unwrap_err().var,
+            "HEXPOST_BIND"
+        );
+        assert_eq!(cfg(&[("JWT_KEYS", "k:short")]).unwrap_err().var, "JWT_KEYS");
+        assert_eq!(
+            cfg(&[("BODY_LIMIT_BYTES", "lots")]).unwrap_err().var,
+            "BODY_LIMIT_BYTES"
+        );
+        let c = cfg(&[(
+            "JWT_KEYS",
+            "new:0123456789abcdef0123456789abcdef,old:fedcba9876543210fedcba9876543210",
+        )])
+        .unwrap();
+        assert_eq!(c.jwt_keys[0].0, "new");
+        assert_eq!(c.jwt_keys.len(), 2);
+    }
+}

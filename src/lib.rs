@@ -1,0 +1,12 @@
+//! hexpost: the server, its store and its command-line tools. The rules
+//! live in the `hexpost-engine` crate.
+
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod ratelimit;
+pub mod server;
+pub mod service;
+pub mod store;

@@ -1,0 +1,106 @@
+//! Starting the HTTP server: logging, database, migrations, app.
+
+use crate::api::problem;
+use crate::app::{self, AppState};
+use crate::config::Config;
+use crate::store;
+use actix_cors::Cors;
+use actix_web::{App, HttpServer, web};
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+
+pub fn init_logging(json: bool) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_env("RUST_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
+}
+
+/// Connects and migrates; the shared start of `serve` and `migrate`.
+pub fn open_store(config: &Config) -> Result<store::DbPool, store::StoreError> {
+    let pool = store::connect(&config.database_url, config.database_pool_size)?;
+    let mut conn = pool.get()?;
+    let ran = store::migrate(&mut conn)?;
+    if ran > 0 {
+        tracing::info!(migrations = ran, "database migrated");
+    }
+    Ok(pool)
+}
+
+fn cors(config: &Config) -> Cors {
+    let mut cors = Cors::default()
+        .allowed_methods(["GET", "POST", "DELETE"])
+        .allowed_headers(["authorization", "content-type", "idempotency-key"])
+        .expose_headers(["retry-after", "etag"])
+        .max_age(3600);
+    for origin in &config.cors_origins {
+        cors = if origin == "*" {
+            cors.allow_any_origin()
+        } else {
+            cors.allowed_origin(origin)
+        };
+    }
+    cors
+}
+
+/// Builds the server bound to `listener` (tests pass a port-0 listener).
+pub fn build(
+    state: web::Data<AppState>,
+    listener: std::net::TcpListener,
+) -> std::io::Result<actix_web::dev::Server> {
+    let body_limit = state.config.body_limit_bytes;
+    let server = HttpServer::new(move || {
+        let (app, doc) = app::routes(
+            App::new()
+                .app_data(state.clone())
+                .configure(|cfg| app::extractor_config(cfg, body_limit))
+                .wrap(cors(&state.config))
+                .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
+                // Registered before the /api/v1 scope so the scope does not shadow it.
+                .route(
+                    "/api/v1/openapi.json",
+                    web::get().to(crate::api::openapi_json),
+                )
+                .into_utoipa_app()
+                .openapi(app::ApiDoc::openapi()),
+        )
+        .split_for_parts();
+        let doc = web::Data::new(doc);
+        app.app_data(doc)
+            .default_service(web::to(problem::no_route))
+    })
+    .listen(listener)?
+    .shutdown_timeout(30)
+    .run();
+    Ok(server)
+}
+
+/// `hexpost serve`.
+pub fn serve(config: Config) -> std::io::Result<()> {
+    init_logging(config.log_json);
+    let pool = open_store(&config).map_err(std::io::Error::other)?;
+    let listener = std::net::TcpListener::bind(config.bind)?;
+    tracing::info!(address = %config.bind, database = %redact(&config.database_url), "hexpost listening");
+    let state = web::Data::new(AppState::new(config, pool));
+    actix_web::rt::System::new().block_on(async move { build(state, listener)?.await })
+}
+
+/// The database URL without its password, for logs.
+pub fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let creds = &url[s + 3..at];
+            match creds.split_once(':') {
+                Some((user, _)) => format!("{}{}:***{}", &url[..s + 3], user, &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}

@@ -1,0 +1,270 @@
+//! The hash-chained move log and its verification by replay.
+//!
+//! Each row's hash is SHA-256 over a canonical encoding: the JSON array
+//! `[prev_hash, game_id, seq, actor, seat, action, jws, events, state_hash,
+//! created_at]`, with `action` and `events` as the exact stored JSON text.
+//! The first row chains to SHA-256 of `"hexpost-genesis:" + game_id + ":" +
+//! seed_hash`. A state hash is SHA-256 of the stored engine state JSON.
+
+use crate::store::games::{GameRow, MoveRow};
+use hexpost_engine::rng::GameRng;
+use hexpost_engine::{Action, GameConfig, GameState, Seat};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+pub fn genesis(game_id: &str, seed_hash: &str) -> String {
+    sha256_hex(format!("hexpost-genesis:{game_id}:{seed_hash}").as_bytes())
+}
+
+pub fn row_hash(row: &MoveRow) -> String {
+    let canonical = serde_json::json!([
+        row.prev_hash,
+        row.game_id,
+        row.seq,
+        row.actor,
+        row.seat,
+        row.action,
+        row.jws,
+        row.events,
+        row.state_hash,
+        row.created_at
+    ]);
+    sha256_hex(canonical.to_string().as_bytes())
+}
+
+/// Server-level entries of the log that are not engine actions.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerAction {
+    /// The game began: who sits where, and the roll-off that decided it.
+    Start {
+        seats: [i64; 2],
+        roll_off: Vec<[u8; 4]>,
+    },
+    /// A player gave up; the other wins.
+    Resign { seat: u8 },
+}
+
+/// Seats from the roll-off (or the creator's choice), reproducible from
+/// the seed: each player rolls 2d6 from a stream derived from the seed
+/// until the totals differ; the higher roll sits in seat 0.
+pub fn roll_off(
+    seed: &[u8; 32],
+    creator: i64,
+    opponent: i64,
+    creator_seat: Option<u8>,
+) -> ([i64; 2], Vec<[u8; 4]>) {
+    if let Some(s) = creator_seat {
+        return (
+            if s == 0 {
+                [creator, opponent]
+            } else {
+                [opponent, creator]
+            },
+            Vec::new(),
+        );
+    }
+    let mut derived = [0u8; 32];
+    derived.copy_from_slice(&Sha256::digest([seed.as_slice(), b"roll-off"].concat()));
+    let mut rng = GameRng::from_seed_bytes(derived);
+    let mut rolls = Vec::new();
+    loop {
+        let r = [rng.die(), rng.die(), rng.die(), rng.die()];
+        rolls.push(r);
+        let (a, b) = (r[0] + r[1], r[2] + r[3]);
+        if a != b {
+            return (
+                if a > b {
+                    [creator, opponent]
+                } else {
+                    [opponent, creator]
+                },
+                rolls,
+            );
+        }
+    }
+}
+
+pub fn decode_seed(hex_seed: &str) -> Option<[u8; 32]> {
+    hex::decode(hex_seed).ok()?.try_into().ok()
+}
+
+#[derive(Serialize, ToSchema, Debug, PartialEq)]
+pub struct VerifyReport {
+    pub game_id: String,
+    /// True when every row replays and every hash and link checks out.
+    pub ok: bool,
+    pub rows_checked: i64,
+    pub chain_head: String,
+    /// The first problem found, if any.
+    pub divergence: Option<Divergence>,
+}
+
+#[derive(Serialize, ToSchema, Debug, PartialEq)]
+pub struct Divergence {
+    /// The row where it was found (0: the game row itself).
+    pub seq: i64,
+    pub problem: String,
+}
+
+/// Replays the game from its seed and logged actions and checks every
+/// state hash, row hash and chain link, and the game row's summary.
+pub fn verify(game: &GameRow, rows: &[MoveRow]) -> VerifyReport {
+    let result = check(game, rows);
+    VerifyReport {
+        game_id: game.id.clone(),
+        ok: result.is_ok(),
+        rows_checked: match &result {
+            Ok(n) => *n,
+            Err(d) => d.seq.max(1) - 1,
+        },
+        chain_head: game.chain_head.clone(),
+        divergence: result.err(),
+    }
+}
+
+fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
+    let fail = |seq: i64, problem: String| Divergence { seq, problem };
+    let seed = decode_seed(&game.seed)
+        .ok_or_else(|| fail(0, "the stored seed is not 32 hex bytes".into()))?;
+    if sha256_hex(&seed) != game.seed_hash {
+        return Err(fail(
+            0,
+            "the seed does not match the published seed hash".into(),
+        ));
+    }
+    let config: GameConfig = serde_json::from_str(&game.config)
+        .map_err(|e| fail(0, format!("the stored config does not parse: {e}")))?;
+    let mut prev = genesis(&game.id, &game.seed_hash);
+    let mut state: Option<GameState> = None;
+    let mut seats: Option<[i64; 2]> = None;
+    for (i, row) in rows.iter().enumerate() {
+        let expected_seq = i as i64 + 1;
+        let seq = row.seq;
+        if seq != expected_seq {
+            return Err(fail(
+                expected_seq,
+                format!("row {expected_seq} is missing: found row {seq} in its place"),
+            ));
+        }
+        if row.prev_hash != prev {
+            return Err(fail(
+                seq,
+                "the chain link (prev_hash) does not match the previous row's hash".into(),
+            ));
+        }
+        if row_hash(row) != row.hash {
+            return Err(fail(
+                seq,
+                "the row's hash does not match its contents".into(),
+            ));
+        }
+        let events_json = if let Ok(server) = serde_json::from_str::<ServerAction>(&row.action) {
+            match server {
+                ServerAction::Start {
+                    seats: s,
+                    roll_off: rolls,
+                } => {
+                    if state.is_some() {
+                        return Err(fail(seq, "a second start row".into()));
+                    }
+                    let creator_seat = game.creator_seat.map(|s| s as u8);
+                    let (expect, expect_rolls) = roll_off(
+                        &seed,
+                        game.created_by,
+                        other(s, game.created_by),
+                        creator_seat,
+                    );
+                    if expect != s || expect_rolls != rolls {
+                        return Err(fail(
+                            seq,
+                            "the seats do not follow from the seed's roll-off".into(),
+                        ));
+                    }
+                    seats = Some(s);
+                    let (st, events) = GameState::with_rng(&config, GameRng::from_seed_bytes(seed))
+                        .map_err(|e| fail(seq, format!("config no longer valid: {e}")))?;
+                    state = Some(st);
+                    serde_json::to_string(&events).unwrap_or_default()
+                }
+                ServerAction::Resign { seat } => {
+                    if row.seat != Some(seat as i32) {
+                        return Err(fail(seq, "resign row names another seat".into()));
+                    }
+                    row.events.clone()
+                }
+            }
+        } else {
+            let st = state
+                .as_mut()
+                .ok_or_else(|| fail(seq, "a move before the start row".into()))?;
+            let action: Action = serde_json::from_str(&row.action)
+                .map_err(|e| fail(seq, format!("the action does not parse: {e}")))?;
+            let seat = row
+                .seat
+                .ok_or_else(|| fail(seq, "a player move without a seat".into()))?;
+            if let (Some(s), Some(uid)) = (seats, row.user_id)
+                && s.get(seat as usize) != Some(&uid)
+            {
+                return Err(fail(seq, "the move's user does not sit in its seat".into()));
+            }
+            let events = st
+                .apply(Seat(seat as u8), &action)
+                .map_err(|e| fail(seq, format!("the action does not replay: {e}")))?;
+            serde_json::to_string(&events).unwrap_or_default()
+        };
+        if events_json != row.events {
+            return Err(fail(
+                seq,
+                "the replayed events differ from the logged events".into(),
+            ));
+        }
+        let st = state.as_ref().ok_or_else(|| fail(seq, "no state".into()))?;
+        let state_json = serde_json::to_string(st).unwrap_or_default();
+        if sha256_hex(state_json.as_bytes()) != row.state_hash {
+            return Err(fail(
+                seq,
+                "the replayed state's hash differs from the logged state hash".into(),
+            ));
+        }
+        prev = row.hash.clone();
+    }
+    let last = rows.len() as i64;
+    if game.move_number != last {
+        return Err(fail(
+            0,
+            format!(
+                "the game row says {} moves, the log has {last}",
+                game.move_number
+            ),
+        ));
+    }
+    if game.chain_head != prev && last > 0 {
+        return Err(fail(
+            0,
+            "the game row's chain head is not the last row's hash".into(),
+        ));
+    }
+    if let (Some(st), Some(stored)) = (&state, &game.state)
+        && serde_json::to_string(st).ok().as_deref() != Some(stored.as_str())
+    {
+        return Err(fail(
+            0,
+            "the stored game state differs from the replayed state".into(),
+        ));
+    }
+    Ok(last)
+}
+
+fn other(seats: [i64; 2], creator: i64) -> i64 {
+    if seats[0] == creator {
+        seats[1]
+    } else {
+        seats[0]
+    }
+}

@@ -1,0 +1,519 @@
+//! Game lifecycle: create, invite, accept or decline, cancel, resign, and
+//! reading games.
+
+use super::audit::{self, ServerAction};
+use super::{engine_state, game_config};
+use crate::api::problem::ApiError;
+use crate::store::games::{self as db, GameRow, ListFilter, MoveRow, status};
+use crate::store::{DbConnection, now_ms, users};
+use hexpost_engine::rng::GameRng;
+use hexpost_engine::{GameConfig, GameState, LegalAction, Seat};
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+pub const DEFAULT_TIME_LIMIT_HOURS: u32 = 72;
+
+#[derive(Deserialize, ToSchema, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    /// `standard` or `duel` (more with the variants).
+    #[schema(example = "standard")]
+    pub variant: String,
+    /// Game options (RULES.md); omitted ones take the variant's preset.
+    #[serde(default)]
+    #[schema(value_type = Object, example = json!({"vp_target": 12, "board": "random"}))]
+    pub options: serde_json::Value,
+    /// Time per decision, in hours (1 to 720). Default 72.
+    pub time_limit_hours: Option<u32>,
+    /// Sit in seat 0 (moves first) or 1; omitted: a roll-off decides.
+    pub creator_seat: Option<u8>,
+    /// Invite this address at once.
+    pub opponent_email: Option<String>,
+}
+
+#[derive(Serialize, ToSchema, Debug, Clone)]
+pub struct PlayerInfo {
+    pub seat: u8,
+    pub user_id: i64,
+    pub display_name: String,
+}
+
+#[derive(Serialize, ToSchema, Debug, Clone)]
+pub struct GameSummary {
+    pub id: String,
+    pub variant: String,
+    /// `open` (waiting for the opponent), `active`, `finished`, `cancelled`, `declined`.
+    pub status: String,
+    pub created_by: i64,
+    pub players: Vec<PlayerInfo>,
+    /// Your seat, when you play in this game.
+    pub your_seat: Option<u8>,
+    /// The number of log rows; send it as `expected_move_number`.
+    pub move_number: i64,
+    /// True when the game waits for a decision of yours.
+    pub awaiting_you: bool,
+    pub winner_seat: Option<u8>,
+    pub time_limit_secs: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// SHA-256 of the game's seed, published at creation.
+    pub seed_hash: String,
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct GameDetail {
+    #[serde(flatten)]
+    pub summary: GameSummary,
+    /// Hash of the last log row.
+    pub chain_head: String,
+    /// The seed, revealed once the game is over, so anyone can replay it.
+    pub seed: Option<String>,
+    #[schema(value_type = Object)]
+    pub config: serde_json::Value,
+    /// Your view of the game (the engine's redacted `GameView`); null
+    /// before the game starts.
+    #[schema(value_type = Option<Object>)]
+    pub view: Option<serde_json::Value>,
+    /// What you may do now; empty when nothing is awaited from you.
+    #[schema(value_type = Vec<Object>)]
+    pub legal_actions: Vec<LegalAction>,
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct Created {
+    pub game: GameSummary,
+    /// The invitation token, when an opponent was invited; it is also
+    /// e-mailed to them.
+    pub invite_token: Option<String>,
+}
+
+fn user_seat(players: &[(i32, i64)], user: i64) -> Option<u8> {
+    players
+        .iter()
+        .find(|(_, u)| *u == user)
+        .map(|(s, _)| *s as u8)
+}
+
+pub fn summary(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    viewer: i64,
+) -> Result<GameSummary, ApiError> {
+    let seats = db::players(conn, &game.id)?;
+    let mut players = Vec::new();
+    for (seat, uid) in &seats {
+        let name = users::by_id(conn, *uid)?
+            .map(|u| u.display_name)
+            .unwrap_or_default();
+        players.push(PlayerInfo {
+            seat: *seat as u8,
+            user_id: *uid,
+            display_name: name,
+        });
+    }
+    Ok(GameSummary {
+        id: game.id.clone(),
+        variant: game.variant.clone(),
+        status: game.status.clone(),
+        created_by: game.created_by,
+        your_seat: user_seat(&seats, viewer),
+        players,
+        move_number: game.move_number,
+        awaiting_you: game.awaiting.contains(&format!(",{viewer},")),
+        winner_seat: game.winner_seat.map(|s| s as u8),
+        time_limit_secs: game.time_limit_secs,
+        created_at: game.created_at,
+        updated_at: game.updated_at,
+        seed_hash: game.seed_hash.clone(),
+    })
+}
+
+pub fn detail(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    viewer: i64,
+) -> Result<GameDetail, ApiError> {
+    let summary = summary(conn, game, viewer)?;
+    let seat = summary.your_seat.map(Seat);
+    let (view, legal_actions) = match &game.state {
+        Some(_) => {
+            let state = engine_state(game)?;
+            let legal = match seat {
+                Some(s) if game.status == status::ACTIVE => state.legal_actions(s),
+                _ => Vec::new(),
+            };
+            (
+                Some(serde_json::to_value(state.view(seat)).map_err(ApiError::internal)?),
+                legal,
+            )
+        }
+        None => (None, Vec::new()),
+    };
+    let over = game.status == status::FINISHED;
+    Ok(GameDetail {
+        summary,
+        chain_head: game.chain_head.clone(),
+        seed: over.then(|| game.seed.clone()),
+        config: serde_json::from_str(&game.config).unwrap_or_default(),
+        view,
+        legal_actions,
+    })
+}
+
+/// The game, if `user` plays in it or created it (admins see all).
+pub fn load_for(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+    admin: bool,
+) -> Result<GameRow, ApiError> {
+    let game = db::get(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+    if admin || game.created_by == user || user_seat(&db::players(conn, game_id)?, user).is_some() {
+        Ok(game)
+    } else {
+        Err(ApiError::forbidden("you do not play in this game"))
+    }
+}
+
+fn parse_config(req: &CreateGame) -> Result<GameConfig, ApiError> {
+    let variant = hexpost_engine::Variant::parse(&req.variant).ok_or_else(|| {
+        let ids: Vec<_> = hexpost_engine::Variant::ALL
+            .iter()
+            .map(|v| v.id())
+            .collect();
+        ApiError::unprocessable(
+            "unknown_variant",
+            format!(
+                "unknown variant `{}`; expected one of {}",
+                req.variant,
+                ids.join(", ")
+            ),
+        )
+    })?;
+    let options = if req.options.is_null() {
+        Default::default()
+    } else {
+        serde_json::from_value(req.options.clone())
+            .map_err(|e| ApiError::unprocessable("invalid_options", e.to_string()))?
+    };
+    let config = GameConfig { variant, options };
+    config.resolve().map_err(|e| {
+        ApiError::unprocessable("invalid_options", e.to_string()).with("option", e.option)
+    })?;
+    Ok(config)
+}
+
+pub fn create(conn: &mut DbConnection, user: i64, req: &CreateGame) -> Result<Created, ApiError> {
+    let config = parse_config(req)?;
+    let hours = req.time_limit_hours.unwrap_or(DEFAULT_TIME_LIMIT_HOURS);
+    if !(1..=720).contains(&hours) {
+        return Err(ApiError::unprocessable(
+            "invalid_time_limit",
+            "time_limit_hours must be 1 to 720",
+        ));
+    }
+    if let Some(s) = req.creator_seat
+        && s > 1
+    {
+        return Err(ApiError::unprocessable(
+            "invalid_seat",
+            "creator_seat must be 0 or 1",
+        ));
+    }
+    let opponent = match &req.opponent_email {
+        Some(e) => Some(crate::api::accounts::normalize_email(e)?),
+        None => None,
+    };
+    let seed: [u8; 32] = rand::rng().random();
+    let id = uuid::Uuid::new_v4().to_string();
+    let seed_hash = audit::sha256_hex(&seed);
+    let now = now_ms();
+    let row = GameRow {
+        chain_head: audit::genesis(&id, &seed_hash),
+        id,
+        variant: config.variant.id().to_string(),
+        config: serde_json::to_string(&config).map_err(ApiError::internal)?,
+        status: status::OPEN.into(),
+        created_by: user,
+        seed: hex::encode(seed),
+        seed_hash,
+        state: None,
+        move_number: 0,
+        awaiting: String::new(),
+        winner_seat: None,
+        time_limit_secs: hours as i64 * 3600,
+        creator_seat: req.creator_seat.map(i32::from),
+        created_at: now,
+        updated_at: now,
+        finished_at: None,
+    };
+    crate::store::write_tx(conn, |conn| {
+        db::insert_game(conn, &row)?;
+        let invite_token = match &opponent {
+            Some(email) => Some(invite_in_tx(conn, &row, user, email)?),
+            None => None,
+        };
+        Ok(Created {
+            game: summary(conn, &row, user)?,
+            invite_token,
+        })
+    })
+}
+
+/// A fresh invitation token; only its hash is stored.
+fn invite_in_tx(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    user: i64,
+    email: &str,
+) -> Result<String, ApiError> {
+    if game.created_by != user {
+        return Err(ApiError::forbidden("only the game's creator invites"));
+    }
+    if game.status != status::OPEN {
+        return Err(ApiError::conflict(
+            "game_not_open",
+            "the game is no longer waiting for an opponent",
+        ));
+    }
+    let bytes: [u8; 24] = rand::rng().random();
+    let token = hex::encode(bytes);
+    db::insert_invitation(
+        conn,
+        &uuid::Uuid::new_v4().to_string(),
+        &game.id,
+        email,
+        &audit::sha256_hex(token.as_bytes()),
+    )?;
+    Ok(token)
+}
+
+pub fn invite(
+    conn: &mut DbConnection,
+    user: i64,
+    game_id: &str,
+    email: &str,
+) -> Result<String, ApiError> {
+    let email = crate::api::accounts::normalize_email(email)?;
+    crate::store::write_tx(conn, |conn| {
+        let game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        invite_in_tx(conn, &game, user, &email)
+    })
+}
+
+fn pending_invitation(conn: &mut DbConnection, token: &str) -> Result<db::Invitation, ApiError> {
+    let inv = db::invitation_by_token_hash(conn, &audit::sha256_hex(token.trim().as_bytes()))?
+        .ok_or_else(|| ApiError::not_found("invitation"))?;
+    if inv.status != "pending" {
+        return Err(ApiError::conflict(
+            "invitation_used",
+            format!("the invitation was already {}", inv.status),
+        ));
+    }
+    Ok(inv)
+}
+
+/// What an invitation is for, before accepting (no account needed).
+pub fn invitation_info(conn: &mut DbConnection, token: &str) -> Result<GameSummary, ApiError> {
+    let inv = pending_invitation(conn, token)?;
+    let game = db::get(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+    summary(conn, &game, 0)
+}
+
+/// Accepting starts the game: seats by roll-off (or the creator's choice),
+/// the engine state from the seed, and the first log row.
+pub fn accept(conn: &mut DbConnection, user: i64, token: &str) -> Result<GameDetail, ApiError> {
+    crate::store::write_tx(conn, |conn| {
+        let inv = pending_invitation(conn, token)?;
+        let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        if game.status != status::OPEN {
+            return Err(ApiError::conflict(
+                "game_not_open",
+                "the game is no longer waiting for an opponent",
+            ));
+        }
+        if game.created_by == user {
+            return Err(ApiError::conflict(
+                "own_game",
+                "you cannot accept an invitation to your own game",
+            ));
+        }
+        db::set_invitation_status(conn, &inv.id, "accepted")?;
+        let seed = audit::decode_seed(&game.seed).ok_or_else(|| ApiError::internal("bad seed"))?;
+        let (seats, rolls) = audit::roll_off(
+            &seed,
+            game.created_by,
+            user,
+            game.creator_seat.map(|s| s as u8),
+        );
+        db::set_seats(conn, &game.id, &[(0, seats[0]), (1, seats[1])])?;
+        let config = game_config(&game)?;
+        let (state, events) = GameState::with_rng(&config, GameRng::from_seed_bytes(seed))
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        let action = ServerAction::Start {
+            seats,
+            roll_off: rolls,
+        };
+        let prev = game.move_number;
+        let row = log_row(
+            &game, 1, "server", None, None, &action, None, &events, &state,
+        )?;
+        game.status = status::ACTIVE.into();
+        finish_update(&mut game, &state, &seats, row.hash.clone(), 1);
+        db::insert_moves(conn, std::slice::from_ref(&row))?;
+        if !db::save(conn, &game, prev)? {
+            return Err(ApiError::conflict(
+                "concurrent_update",
+                "the game changed meanwhile; retry",
+            ));
+        }
+        detail(conn, &game, user)
+    })
+}
+
+pub fn decline(conn: &mut DbConnection, token: &str) -> Result<(), ApiError> {
+    crate::store::write_tx(conn, |conn| {
+        let inv = pending_invitation(conn, token)?;
+        let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        db::set_invitation_status(conn, &inv.id, "declined")?;
+        if game.status == status::OPEN {
+            let prev = game.move_number;
+            game.status = status::DECLINED.into();
+            game.updated_at = now_ms();
+            db::save(conn, &game, prev)?;
+        }
+        Ok(())
+    })
+}
+
+pub fn cancel(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameSummary, ApiError> {
+    crate::store::write_tx(conn, |conn| {
+        let mut game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        if game.created_by != user {
+            return Err(ApiError::forbidden("only the game's creator cancels it"));
+        }
+        if game.status != status::OPEN {
+            return Err(ApiError::conflict(
+                "game_not_open",
+                "only a game that has not started can be cancelled",
+            ));
+        }
+        let prev = game.move_number;
+        game.status = status::CANCELLED.into();
+        game.updated_at = now_ms();
+        db::save(conn, &game, prev)?;
+        summary(conn, &game, user)
+    })
+}
+
+pub fn resign(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameDetail, ApiError> {
+    crate::store::write_tx(conn, |conn| {
+        let mut game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        let seats = db::players(conn, game_id)?;
+        let seat = user_seat(&seats, user)
+            .ok_or_else(|| ApiError::forbidden("you do not play in this game"))?;
+        if game.status != status::ACTIVE {
+            return Err(ApiError::conflict(
+                "game_not_active",
+                format!("the game is {}", game.status),
+            ));
+        }
+        let state = engine_state(&game)?;
+        let seq = game.move_number + 1;
+        let action = ServerAction::Resign { seat };
+        let events: Vec<hexpost_engine::Event> = Vec::new();
+        let row = log_row(
+            &game,
+            seq,
+            &format!("seat:{seat}"),
+            Some(seat),
+            Some(user),
+            &action,
+            None,
+            &events,
+            &state,
+        )?;
+        let prev = game.move_number;
+        game.move_number = seq;
+        game.chain_head = row.hash.clone();
+        game.status = status::FINISHED.into();
+        game.winner_seat = Some(1 - seat as i32);
+        game.awaiting = String::new();
+        game.updated_at = row.created_at;
+        game.finished_at = Some(row.created_at);
+        db::insert_moves(conn, std::slice::from_ref(&row))?;
+        if !db::save(conn, &game, prev)? {
+            return Err(ApiError::conflict(
+                "concurrent_update",
+                "the game changed meanwhile; retry",
+            ));
+        }
+        detail(conn, &game, user)
+    })
+}
+
+pub fn list(
+    conn: &mut DbConnection,
+    user: i64,
+    filter: ListFilter,
+    page: i64,
+    per_page: i64,
+) -> Result<Vec<GameSummary>, ApiError> {
+    let rows = db::list_for_user(conn, user, filter, (page - 1) * per_page, per_page)?;
+    rows.iter().map(|g| summary(conn, g, user)).collect()
+}
+
+/// Builds a hash-chained log row after `game`'s current head.
+#[allow(clippy::too_many_arguments)]
+pub fn log_row(
+    game: &GameRow,
+    seq: i64,
+    actor: &str,
+    seat: Option<u8>,
+    user: Option<i64>,
+    action: &impl Serialize,
+    jws: Option<String>,
+    events: &[hexpost_engine::Event],
+    state: &GameState,
+) -> Result<MoveRow, ApiError> {
+    let state_json = serde_json::to_string(state).map_err(ApiError::internal)?;
+    let mut row = MoveRow {
+        game_id: game.id.clone(),
+        seq,
+        actor: actor.to_string(),
+        seat: seat.map(i32::from),
+        user_id: user,
+        action: serde_json::to_string(action).map_err(ApiError::internal)?,
+        jws,
+        events: serde_json::to_string(events).map_err(ApiError::internal)?,
+        state_hash: audit::sha256_hex(state_json.as_bytes()),
+        prev_hash: game.chain_head.clone(),
+        hash: String::new(),
+        created_at: now_ms(),
+    };
+    row.hash = audit::row_hash(&row);
+    Ok(row)
+}
+
+/// Updates the game row's summary fields from the engine state.
+pub fn finish_update(
+    game: &mut GameRow,
+    state: &GameState,
+    seats: &[i64; 2],
+    head: String,
+    seq: i64,
+) {
+    game.state = serde_json::to_string(state).ok();
+    game.move_number = seq;
+    game.chain_head = head;
+    let awaited: Vec<i64> = state.awaiting().iter().map(|s| seats[s.index()]).collect();
+    game.awaiting = db::awaiting_column(&awaited);
+    game.updated_at = now_ms();
+    if let Some(w) = state.winner {
+        game.status = status::FINISHED.into();
+        game.winner_seat = Some(w.0 as i32);
+        game.finished_at = Some(game.updated_at);
+        game.awaiting = String::new();
+    }
+}

@@ -1,0 +1,324 @@
+//! Submitting a move and reading the move log.
+
+use super::engine_state;
+use super::games::{self, finish_update, log_row};
+use crate::api::problem::ApiError;
+use crate::store::games::{self as db, IdempotencyRecord, MoveRow, status};
+use crate::store::{DbConnection, now_ms, users};
+use base64::Engine;
+use hexpost_engine::{Action, Event, LegalAction, Seat};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// A move: either the action with the expected move number (bearer token
+/// authenticates), or a compact JWS signed with one of the player's
+/// registered Ed25519 keys whose claims carry the same (non-repudiation).
+#[derive(Deserialize, ToSchema, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The game's current `move_number`; a stale one gets 409.
+    pub expected_move_number: Option<i64>,
+    /// The engine action, e.g. `{"type": "build_road", "edge": 12}`.
+    #[schema(value_type = Option<Object>, example = json!({"type": "roll_dice"}))]
+    pub action: Option<serde_json::Value>,
+    /// Compact JWS (EdDSA) with claims `game_id`, `move_number`, `action`,
+    /// `iat`, `jti`. When present, the other two fields must be absent.
+    pub jws: Option<String>,
+}
+
+#[derive(Deserialize, Debug)]
+struct MoveClaims {
+    game_id: String,
+    move_number: i64,
+    action: serde_json::Value,
+    iat: i64,
+    jti: String,
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Debug)]
+pub struct MoveOutcome {
+    /// The game's move number after this move.
+    pub move_number: i64,
+    /// What happened, as you may see it.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Event>,
+    /// Your view after the move.
+    #[schema(value_type = Object)]
+    pub view: serde_json::Value,
+    #[schema(value_type = Vec<Object>)]
+    pub legal_actions: Vec<LegalAction>,
+    pub status: String,
+    pub chain_head: String,
+}
+
+/// How far a signed move's `iat` may be from the server's clock.
+const JWS_MAX_SKEW_SECS: i64 = 24 * 3600;
+
+struct Parsed {
+    expected: i64,
+    action: Action,
+    jws: Option<String>,
+}
+
+fn parse_action(value: serde_json::Value) -> Result<Action, ApiError> {
+    serde_json::from_value(value).map_err(|e| {
+        ApiError::unprocessable("invalid_action", format!("the action is not valid: {e}"))
+    })
+}
+
+fn parse_request(
+    conn: &mut DbConnection,
+    user: i64,
+    game_id: &str,
+    req: MoveRequest,
+) -> Result<Parsed, ApiError> {
+    match (req.jws, req.expected_move_number, req.action) {
+        (None, Some(expected), Some(action)) => Ok(Parsed {
+            expected,
+            action: parse_action(action)?,
+            jws: None,
+        }),
+        (None, _, _) => Err(ApiError::unprocessable(
+            "invalid_body",
+            "send `expected_move_number` and `action`, or a signed `jws`",
+        )),
+        (Some(jws), None, None) => {
+            let claims = verify_jws(conn, user, &jws)?;
+            if claims.game_id != game_id {
+                return Err(ApiError::forbidden("the signed move is for another game"));
+            }
+            if (claims.iat - now_ms() / 1000).abs() > JWS_MAX_SKEW_SECS {
+                return Err(ApiError::unprocessable(
+                    "jws_expired",
+                    "the signed move's iat is more than a day off",
+                ));
+            }
+            if claims.jti.is_empty() {
+                return Err(ApiError::unprocessable(
+                    "invalid_jws",
+                    "the jti claim is empty",
+                ));
+            }
+            Ok(Parsed {
+                expected: claims.move_number,
+                action: parse_action(claims.action)?,
+                jws: Some(jws),
+            })
+        }
+        (Some(_), _, _) => Err(ApiError::unprocessable(
+            "invalid_body",
+            "with `jws`, the move number and action travel inside the signature only",
+        )),
+    }
+}
+
+fn verify_jws(conn: &mut DbConnection, user: i64, jws: &str) -> Result<MoveClaims, ApiError> {
+    use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode, decode_header};
+    let bad = |d: String| ApiError::unauthorized(d).with("reason", "invalid_signature");
+    let header = decode_header(jws).map_err(|e| bad(format!("malformed JWS: {e}")))?;
+    if header.alg != Algorithm::EdDSA {
+        return Err(bad(format!(
+            "JWS algorithm {:?} is not accepted; use EdDSA",
+            header.alg
+        )));
+    }
+    let mut validation = Validation::new(Algorithm::EdDSA);
+    validation.required_spec_claims.clear();
+    validation.validate_exp = false;
+    validation.validate_aud = false;
+    for key in users::active_keys(conn, user)? {
+        let Ok(raw) = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&key.public_key)
+        else {
+            continue;
+        };
+        if raw.len() != 32 {
+            continue;
+        }
+        let Ok(dk) = DecodingKey::from_ed_components(&key.public_key) else {
+            continue;
+        };
+        if let Ok(data) = decode::<MoveClaims>(jws, &dk, &validation) {
+            return Ok(data.claims);
+        }
+    }
+    Err(bad(
+        "the JWS is not signed by any of your registered keys, or its claims are incomplete".into(),
+    ))
+}
+
+/// Applies one move in one transaction with every automated step it
+/// triggers, the log rows and the game row update.
+pub fn submit(
+    conn: &mut DbConnection,
+    user: i64,
+    game_id: &str,
+    req: MoveRequest,
+    idempotency: Option<(String, String)>,
+) -> Result<(u16, serde_json::Value), ApiError> {
+    crate::store::write_tx(conn, |conn| {
+        let mut game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        let seats = db::players(conn, game_id)?;
+        let seat = seats
+            .iter()
+            .find(|(_, u)| *u == user)
+            .map(|(s, _)| *s as u8)
+            .ok_or_else(|| ApiError::forbidden("you do not play in this game"))?;
+        if let Some((key, hash)) = &idempotency
+            && let Some(rec) = db::idempotency_get(conn, user, key)?
+        {
+            if &rec.request_hash != hash {
+                return Err(ApiError::unprocessable(
+                    "idempotency_key_reused",
+                    "this Idempotency-Key was used with a different request",
+                ));
+            }
+            let body = serde_json::from_str(&rec.response).map_err(ApiError::internal)?;
+            return Ok((rec.status as u16, body));
+        }
+        let parsed = parse_request(conn, user, game_id, req)?;
+        if game.status != status::ACTIVE {
+            return Err(ApiError::conflict(
+                "game_not_active",
+                format!("the game is {}", game.status),
+            ));
+        }
+        if parsed.expected != game.move_number {
+            let current = games::detail(conn, &game, user)?;
+            return Err(ApiError::conflict(
+                "stale_move",
+                format!(
+                    "expected move number {}, the game is at {}",
+                    parsed.expected, game.move_number
+                ),
+            )
+            .with("current_move_number", game.move_number)
+            .with("game", current));
+        }
+        let mut state = engine_state(&game)?;
+        let events = state.apply(Seat(seat), &parsed.action).map_err(|e| {
+            ApiError::unprocessable("illegal_move", format!("illegal move: {e}"))
+                .with("reason", &e)
+                .with("move_number", game.move_number)
+        })?;
+        let seq = game.move_number + 1;
+        let row = log_row(
+            &game,
+            seq,
+            &format!("seat:{seat}"),
+            Some(seat),
+            Some(user),
+            &parsed.action,
+            parsed.jws,
+            &events,
+            &state,
+        )?;
+        let prev = game.move_number;
+        let seat_users = [seats[0].1, seats[1].1];
+        finish_update(&mut game, &state, &seat_users, row.hash.clone(), seq);
+        db::insert_moves(conn, std::slice::from_ref(&row))?;
+        if !db::save(conn, &game, prev)? {
+            return Err(ApiError::conflict(
+                "concurrent_update",
+                "the game changed meanwhile; retry",
+            ));
+        }
+        let viewer = Some(Seat(seat));
+        let outcome = MoveOutcome {
+            move_number: seq,
+            events: events.iter().map(|e| e.redacted_for(viewer)).collect(),
+            view: serde_json::to_value(state.view(viewer)).map_err(ApiError::internal)?,
+            legal_actions: if game.status == status::ACTIVE {
+                state.legal_actions(Seat(seat))
+            } else {
+                Vec::new()
+            },
+            status: game.status.clone(),
+            chain_head: game.chain_head.clone(),
+        };
+        let body = serde_json::to_value(&outcome).map_err(ApiError::internal)?;
+        if let Some((key, hash)) = idempotency {
+            db::idempotency_put(
+                conn,
+                &IdempotencyRecord {
+                    user_id: user,
+                    key,
+                    request_hash: hash,
+                    status: 200,
+                    response: body.to_string(),
+                    created_at: now_ms(),
+                },
+            )?;
+        }
+        Ok((200, body))
+    })
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+pub struct LogEntry {
+    pub seq: i64,
+    /// `seat:N` for a player's move, `server` for what the server did.
+    pub actor: String,
+    pub seat: Option<u8>,
+    #[schema(value_type = Object)]
+    pub action: serde_json::Value,
+    /// The signed move, verbatim, when the move was signed.
+    pub jws: Option<String>,
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<serde_json::Value>,
+    pub state_hash: String,
+    pub prev_hash: String,
+    pub hash: String,
+    pub created_at: i64,
+}
+
+/// Log rows after `after`, with events redacted for `viewer` (None: the
+/// full log, for admins).
+pub fn log(
+    conn: &mut DbConnection,
+    game_id: &str,
+    viewer: Option<Option<Seat>>,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<LogEntry>, ApiError> {
+    let rows = db::moves(conn, game_id, after, limit)?;
+    rows.into_iter().map(|r| entry(r, viewer)).collect()
+}
+
+fn entry(row: MoveRow, viewer: Option<Option<Seat>>) -> Result<LogEntry, ApiError> {
+    let events: Vec<Event> = serde_json::from_str(&row.events).map_err(ApiError::internal)?;
+    let events = events
+        .iter()
+        .map(|e| {
+            let shown = match viewer {
+                Some(v) => e.redacted_for(v),
+                None => e.clone(),
+            };
+            serde_json::to_value(shown).unwrap_or_default()
+        })
+        .collect();
+    Ok(LogEntry {
+        seq: row.seq,
+        actor: row.actor,
+        seat: row.seat.map(|s| s as u8),
+        action: serde_json::from_str(&row.action).unwrap_or_default(),
+        jws: row.jws,
+        events,
+        state_hash: row.state_hash,
+        prev_hash: row.prev_hash,
+        hash: row.hash,
+        created_at: row.created_at,
+    })
+}
+
+/// Every row of a game, for verification and export.
+pub fn all_rows(conn: &mut DbConnection, game_id: &str) -> Result<Vec<MoveRow>, ApiError> {
+    let mut out = Vec::new();
+    loop {
+        let after = out.last().map(|r: &MoveRow| r.seq).unwrap_or(0);
+        let batch = db::moves(conn, game_id, after, 1000)?;
+        if batch.is_empty() {
+            return Ok(out);
+        }
+        out.extend(batch);
+    }
+}

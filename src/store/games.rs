@@ -1,0 +1,349 @@
+//! Games, their players and invitations, the move log, idempotency records
+//! and the admin log.
+
+use super::schema::{admin_log, game_players, games, idempotency_keys, invitations, moves};
+use super::{DbConnection, StoreResult, now_ms};
+use diesel::prelude::*;
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = games)]
+pub struct GameRow {
+    pub id: String,
+    pub variant: String,
+    pub config: String,
+    pub status: String,
+    pub created_by: i64,
+    pub seed: String,
+    pub seed_hash: String,
+    pub state: Option<String>,
+    pub move_number: i64,
+    pub chain_head: String,
+    pub awaiting: String,
+    pub winner_seat: Option<i32>,
+    pub time_limit_secs: i64,
+    pub creator_seat: Option<i32>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+pub mod status {
+    /// Created, waiting for the invited opponent.
+    pub const OPEN: &str = "open";
+    pub const ACTIVE: &str = "active";
+    pub const FINISHED: &str = "finished";
+    pub const CANCELLED: &str = "cancelled";
+    pub const DECLINED: &str = "declined";
+}
+
+pub fn insert_game(conn: &mut DbConnection, row: &GameRow) -> StoreResult<()> {
+    diesel::insert_into(games::table)
+        .values(row)
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn get(conn: &mut DbConnection, id: &str) -> StoreResult<Option<GameRow>> {
+    Ok(games::table
+        .find(id)
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Reads the game row inside a write transaction, locking it on PostgreSQL
+/// (SQLite's `BEGIN IMMEDIATE` already holds the database's write lock), so
+/// concurrent moves on one game run one after the other.
+pub fn lock(conn: &mut DbConnection, id: &str) -> StoreResult<Option<GameRow>> {
+    Ok(match conn {
+        DbConnection::Pg(pg) => games::table
+            .find(id)
+            .for_update()
+            .select(GameRow::as_select())
+            .first(pg)
+            .optional()?,
+        DbConnection::Sqlite(lite) => games::table
+            .find(id)
+            .select(GameRow::as_select())
+            .first(lite)
+            .optional()?,
+    })
+}
+
+/// Writes the game row after a move; `false` when the row moved on in the
+/// meantime (the version check is a second line of defence behind the lock).
+pub fn save(
+    conn: &mut DbConnection,
+    row: &GameRow,
+    previous_move_number: i64,
+) -> StoreResult<bool> {
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(&row.id))
+            .filter(games::move_number.eq(previous_move_number)),
+    )
+    .set((
+        games::status.eq(&row.status),
+        games::state.eq(&row.state),
+        games::move_number.eq(row.move_number),
+        games::chain_head.eq(&row.chain_head),
+        games::awaiting.eq(&row.awaiting),
+        games::winner_seat.eq(row.winner_seat),
+        games::updated_at.eq(row.updated_at),
+        games::finished_at.eq(row.finished_at),
+    ))
+    .execute(conn)?;
+    Ok(n == 1)
+}
+
+pub fn players(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<(i32, i64)>> {
+    Ok(game_players::table
+        .filter(game_players::game_id.eq(game_id))
+        .order(game_players::seat.asc())
+        .select((game_players::seat, game_players::user_id))
+        .load(conn)?)
+}
+
+pub fn add_player(
+    conn: &mut DbConnection,
+    game_id: &str,
+    seat: i32,
+    user_id: i64,
+) -> StoreResult<()> {
+    diesel::insert_into(game_players::table)
+        .values((
+            game_players::game_id.eq(game_id),
+            game_players::seat.eq(seat),
+            game_players::user_id.eq(user_id),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn set_seats(conn: &mut DbConnection, game_id: &str, seats: &[(i32, i64)]) -> StoreResult<()> {
+    diesel::delete(game_players::table.filter(game_players::game_id.eq(game_id))).execute(conn)?;
+    for &(seat, user) in seats {
+        add_player(conn, game_id, seat, user)?;
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListFilter {
+    All,
+    Active,
+    Finished,
+    AwaitingMe,
+}
+
+/// The user's games, most recently changed first.
+pub fn list_for_user(
+    conn: &mut DbConnection,
+    user_id: i64,
+    filter: ListFilter,
+    offset: i64,
+    limit: i64,
+) -> StoreResult<Vec<GameRow>> {
+    let mine = game_players::table
+        .filter(game_players::user_id.eq(user_id))
+        .select(game_players::game_id);
+    // One query shape for every filter (no boxing, which the multi-backend
+    // connection does not support): a status list and an `awaiting` pattern.
+    let (statuses, awaiting): (&[&str], String) = match filter {
+        ListFilter::All => (
+            &[
+                status::OPEN,
+                status::ACTIVE,
+                status::FINISHED,
+                status::CANCELLED,
+                status::DECLINED,
+            ],
+            "%".into(),
+        ),
+        ListFilter::Active => (&[status::OPEN, status::ACTIVE], "%".into()),
+        ListFilter::Finished => (
+            &[status::FINISHED, status::CANCELLED, status::DECLINED],
+            "%".into(),
+        ),
+        ListFilter::AwaitingMe => (&[status::ACTIVE], awaiting_pattern(user_id)),
+    };
+    Ok(games::table
+        .filter(games::id.eq_any(mine).or(games::created_by.eq(user_id)))
+        .filter(games::status.eq_any(statuses))
+        .filter(games::awaiting.like(awaiting))
+        .order((games::updated_at.desc(), games::id.asc()))
+        .offset(offset)
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+/// `games.awaiting` holds the awaited users as `,12,34,`.
+pub fn awaiting_column(users: &[i64]) -> String {
+    if users.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ",{},",
+            users
+                .iter()
+                .map(|u| u.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    }
+}
+
+fn awaiting_pattern(user_id: i64) -> String {
+    format!("%,{user_id},%")
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug, PartialEq, Eq)]
+#[diesel(table_name = moves)]
+pub struct MoveRow {
+    pub game_id: String,
+    pub seq: i64,
+    pub actor: String,
+    pub seat: Option<i32>,
+    pub user_id: Option<i64>,
+    pub action: String,
+    pub jws: Option<String>,
+    pub events: String,
+    pub state_hash: String,
+    pub prev_hash: String,
+    pub hash: String,
+    pub created_at: i64,
+}
+
+pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> StoreResult<()> {
+    for row in rows {
+        diesel::insert_into(moves::table)
+            .values(row)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+pub fn moves(
+    conn: &mut DbConnection,
+    game_id: &str,
+    after_seq: i64,
+    limit: i64,
+) -> StoreResult<Vec<MoveRow>> {
+    Ok(moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::seq.gt(after_seq))
+        .order(moves::seq.asc())
+        .limit(limit)
+        .select(MoveRow::as_select())
+        .load(conn)?)
+}
+
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = invitations)]
+pub struct Invitation {
+    pub id: String,
+    pub game_id: String,
+    pub email: String,
+    pub token_hash: String,
+    pub status: String,
+    pub created_at: i64,
+    pub responded_at: Option<i64>,
+}
+
+pub fn insert_invitation(
+    conn: &mut DbConnection,
+    id: &str,
+    game_id: &str,
+    email: &str,
+    token_hash: &str,
+) -> StoreResult<()> {
+    diesel::insert_into(invitations::table)
+        .values((
+            invitations::id.eq(id),
+            invitations::game_id.eq(game_id),
+            invitations::email.eq(email),
+            invitations::token_hash.eq(token_hash),
+            invitations::status.eq("pending"),
+            invitations::created_at.eq(now_ms()),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn invitation_by_token_hash(
+    conn: &mut DbConnection,
+    token_hash: &str,
+) -> StoreResult<Option<Invitation>> {
+    Ok(invitations::table
+        .filter(invitations::token_hash.eq(token_hash))
+        .select(Invitation::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn invitations_of_game(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<Invitation>> {
+    Ok(invitations::table
+        .filter(invitations::game_id.eq(game_id))
+        .select(Invitation::as_select())
+        .load(conn)?)
+}
+
+pub fn set_invitation_status(conn: &mut DbConnection, id: &str, status: &str) -> StoreResult<()> {
+    diesel::update(invitations::table.find(id))
+        .set((
+            invitations::status.eq(status),
+            invitations::responded_at.eq(Some(now_ms())),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+#[derive(Queryable, Selectable, Insertable, Clone, Debug)]
+#[diesel(table_name = idempotency_keys)]
+pub struct IdempotencyRecord {
+    pub user_id: i64,
+    pub key: String,
+    pub request_hash: String,
+    pub status: i32,
+    pub response: String,
+    pub created_at: i64,
+}
+
+pub fn idempotency_get(
+    conn: &mut DbConnection,
+    user_id: i64,
+    key: &str,
+) -> StoreResult<Option<IdempotencyRecord>> {
+    Ok(idempotency_keys::table
+        .find((user_id, key))
+        .select(IdempotencyRecord::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn idempotency_put(conn: &mut DbConnection, rec: &IdempotencyRecord) -> StoreResult<()> {
+    diesel::insert_into(idempotency_keys::table)
+        .values(rec)
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn admin_log(
+    conn: &mut DbConnection,
+    admin: Option<i64>,
+    action: &str,
+    target: &str,
+    detail: &str,
+) -> StoreResult<()> {
+    diesel::insert_into(admin_log::table)
+        .values((
+            admin_log::admin_user_id.eq(admin),
+            admin_log::action.eq(action),
+            admin_log::target.eq(target),
+            admin_log::detail.eq(detail),
+            admin_log::created_at.eq(now_ms()),
+        ))
+        .execute(conn)?;
+    Ok(())
+}

@@ -1,0 +1,156 @@
+//! Persistence: one diesel code path over PostgreSQL (production) and
+//! SQLite (the zero-setup default), a connection pool, and embedded
+//! migrations run under an advisory lock on PostgreSQL so several instances
+//! can start together.
+
+pub mod games;
+pub mod schema;
+pub mod users;
+
+use diesel::connection::SimpleConnection;
+use diesel::prelude::*;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+#[derive(diesel::MultiConnection)]
+pub enum DbConnection {
+    Pg(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+pub type DbPool = Pool<ConnectionManager<DbConnection>>;
+pub type Conn = PooledConnection<ConnectionManager<DbConnection>>;
+
+const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+
+/// Arbitrary constant identifying hexpost's migration lock.
+const MIGRATION_LOCK_KEY: i64 = 0x0068_6578_706f_7374;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Query(#[from] diesel::result::Error),
+    #[error("database connection: {0}")]
+    Pool(#[from] diesel::r2d2::PoolError),
+    #[error("database connection: {0}")]
+    Connect(String),
+    #[error("migrations: {0}")]
+    Migration(String),
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+#[derive(Debug)]
+struct SqlitePragmas;
+
+impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
+        if let DbConnection::Sqlite(c) = conn {
+            // WAL lets readers run beside the writer; the busy timeout makes
+            // writers queue instead of failing at once.
+            c.batch_execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;")
+                .map_err(diesel::r2d2::Error::QueryError)?;
+        }
+        Ok(())
+    }
+}
+
+/// Opens a pool. For SQLite the file's directory is created if missing.
+pub fn connect(database_url: &str, size: u32) -> StoreResult<DbPool> {
+    let url = if let Some(path) = database_url.strip_prefix("sqlite://") {
+        if let Some(dir) = std::path::Path::new(path).parent()
+            && !dir.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| StoreError::Connect(format!("{}: {e}", dir.display())))?;
+        }
+        path.to_string()
+    } else {
+        database_url.to_string()
+    };
+    let manager = ConnectionManager::<DbConnection>::new(url);
+    Pool::builder()
+        .max_size(size)
+        .connection_customizer(Box::new(SqlitePragmas))
+        .build(manager)
+        .map_err(|e| StoreError::Connect(e.to_string()))
+}
+
+/// Runs pending migrations; returns how many ran.
+pub fn migrate(conn: &mut DbConnection) -> StoreResult<usize> {
+    let mig = |e: Box<dyn std::error::Error + Send + Sync>| StoreError::Migration(e.to_string());
+    match conn {
+        DbConnection::Pg(pg) => {
+            pg.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))?;
+            let ran = pg
+                .run_pending_migrations(PG_MIGRATIONS)
+                .map(|v| v.len())
+                .map_err(mig);
+            pg.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"))?;
+            ran
+        }
+        DbConnection::Sqlite(lite) => lite
+            .run_pending_migrations(SQLITE_MIGRATIONS)
+            .map(|v| v.len())
+            .map_err(mig),
+    }
+}
+
+/// Reverts every migration (tests check that each down.sql undoes its up.sql).
+pub fn revert_all(conn: &mut DbConnection) -> StoreResult<()> {
+    let mig = |e: Box<dyn std::error::Error + Send + Sync>| StoreError::Migration(e.to_string());
+    match conn {
+        DbConnection::Pg(pg) => pg
+            .revert_all_migrations(PG_MIGRATIONS)
+            .map(|_| ())
+            .map_err(mig),
+        DbConnection::Sqlite(lite) => lite
+            .revert_all_migrations(SQLITE_MIGRATIONS)
+            .map(|_| ())
+            .map_err(mig),
+    }
+}
+
+/// Runs `f` in a write transaction that holds the database's write lock
+/// from its first statement: `BEGIN IMMEDIATE` on SQLite (a deferred
+/// transaction could fail when upgrading to a writer); an ordinary
+/// transaction on PostgreSQL, where callers lock the rows they change.
+pub fn write_tx<T, E>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    match conn {
+        DbConnection::Pg(_) => conn.transaction(f),
+        DbConnection::Sqlite(_) => {
+            conn.batch_execute("BEGIN IMMEDIATE")?;
+            match f(conn) {
+                Ok(v) => {
+                    conn.batch_execute("COMMIT")?;
+                    Ok(v)
+                }
+                Err(e) => {
+                    conn.batch_execute("ROLLBACK")?;
+                    Err(e)
+                }
+            }
+        }
+    }
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// True when the database answers.
+pub fn ping(conn: &mut DbConnection) -> bool {
+    conn.batch_execute("SELECT 1").is_ok()
+}

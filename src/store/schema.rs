@@ -1,0 +1,120 @@
+//! Table definitions shared by both backends (see migrations/).
+
+diesel::table! {
+    users (id) {
+        id -> BigInt,
+        email -> Text,
+        display_name -> Text,
+        password_hash -> Text,
+        is_admin -> Bool,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    user_keys (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        public_key -> Text,
+        created_at -> BigInt,
+        revoked_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> Text,
+        variant -> Text,
+        config -> Text,
+        status -> Text,
+        created_by -> BigInt,
+        seed -> Text,
+        seed_hash -> Text,
+        state -> Nullable<Text>,
+        move_number -> BigInt,
+        chain_head -> Text,
+        awaiting -> Text,
+        winner_seat -> Nullable<Integer>,
+        time_limit_secs -> BigInt,
+        creator_seat -> Nullable<Integer>,
+        created_at -> BigInt,
+        updated_at -> BigInt,
+        finished_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    game_players (game_id, seat) {
+        game_id -> Text,
+        seat -> Integer,
+        user_id -> BigInt,
+    }
+}
+
+diesel::table! {
+    invitations (id) {
+        id -> Text,
+        game_id -> Text,
+        email -> Text,
+        token_hash -> Text,
+        status -> Text,
+        created_at -> BigInt,
+        responded_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    moves (game_id, seq) {
+        game_id -> Text,
+        seq -> BigInt,
+        actor -> Text,
+        seat -> Nullable<Integer>,
+        user_id -> Nullable<BigInt>,
+        action -> Text,
+        jws -> Nullable<Text>,
+        events -> Text,
+        state_hash -> Text,
+        prev_hash -> Text,
+        hash -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    idempotency_keys (user_id, key) {
+        user_id -> BigInt,
+        key -> Text,
+        request_hash -> Text,
+        status -> Integer,
+        response -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::table! {
+    admin_log (id) {
+        id -> BigInt,
+        admin_user_id -> Nullable<BigInt>,
+        action -> Text,
+        target -> Text,
+        detail -> Text,
+        created_at -> BigInt,
+    }
+}
+
+diesel::joinable!(user_keys -> users (user_id));
+diesel::joinable!(game_players -> games (game_id));
+diesel::joinable!(game_players -> users (user_id));
+diesel::joinable!(invitations -> games (game_id));
+diesel::joinable!(moves -> games (game_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    user_keys,
+    games,
+    game_players,
+    invitations,
+    moves,
+    idempotency_keys,
+    admin_log
+);

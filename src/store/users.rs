@@ -1,0 +1,123 @@
+//! Accounts and the public keys players register for signed moves.
+
+use super::schema::{user_keys, users};
+use super::{DbConnection, StoreResult, now_ms};
+use diesel::prelude::*;
+
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = users)]
+pub struct User {
+    pub id: i64,
+    pub email: String,
+    pub display_name: String,
+    pub password_hash: String,
+    pub is_admin: bool,
+    pub created_at: i64,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = users)]
+struct NewUser<'a> {
+    email: &'a str,
+    display_name: &'a str,
+    password_hash: &'a str,
+    is_admin: bool,
+    created_at: i64,
+}
+
+/// Inserts a user; `Ok(None)` when the e-mail address is already taken.
+pub fn insert(
+    conn: &mut DbConnection,
+    email: &str,
+    display_name: &str,
+    password_hash: &str,
+    is_admin: bool,
+) -> StoreResult<Option<User>> {
+    let inserted = diesel::insert_into(users::table)
+        .values(NewUser {
+            email,
+            display_name,
+            password_hash,
+            is_admin,
+            created_at: now_ms(),
+        })
+        .execute(conn);
+    match inserted {
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => Ok(None),
+        Err(e) => Err(e.into()),
+        Ok(_) => by_email(conn, email),
+    }
+}
+
+pub fn by_email(conn: &mut DbConnection, email: &str) -> StoreResult<Option<User>> {
+    Ok(users::table
+        .filter(users::email.eq(email))
+        .select(User::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn by_id(conn: &mut DbConnection, id: i64) -> StoreResult<Option<User>> {
+    Ok(users::table
+        .find(id)
+        .select(User::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+pub fn set_admin(conn: &mut DbConnection, id: i64, admin: bool) -> StoreResult<()> {
+    diesel::update(users::table.find(id))
+        .set(users::is_admin.eq(admin))
+        .execute(conn)?;
+    Ok(())
+}
+
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = user_keys)]
+pub struct UserKey {
+    pub id: i64,
+    pub user_id: i64,
+    pub public_key: String,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+pub fn add_key(conn: &mut DbConnection, user_id: i64, public_key: &str) -> StoreResult<UserKey> {
+    let now = now_ms();
+    diesel::insert_into(user_keys::table)
+        .values((
+            user_keys::user_id.eq(user_id),
+            user_keys::public_key.eq(public_key),
+            user_keys::created_at.eq(now),
+        ))
+        .execute(conn)?;
+    Ok(user_keys::table
+        .filter(user_keys::user_id.eq(user_id))
+        .order(user_keys::id.desc())
+        .select(UserKey::as_select())
+        .first(conn)?)
+}
+
+pub fn active_keys(conn: &mut DbConnection, user_id: i64) -> StoreResult<Vec<UserKey>> {
+    Ok(user_keys::table
+        .filter(user_keys::user_id.eq(user_id))
+        .filter(user_keys::revoked_at.is_null())
+        .order(user_keys::id.asc())
+        .select(UserKey::as_select())
+        .load(conn)?)
+}
+
+pub fn revoke_key(conn: &mut DbConnection, user_id: i64, key_id: i64) -> StoreResult<bool> {
+    let n = diesel::update(
+        user_keys::table
+            .filter(user_keys::id.eq(key_id))
+            .filter(user_keys::user_id.eq(user_id))
+            .filter(user_keys::revoked_at.is_null()),
+    )
+    .set(user_keys::revoked_at.eq(Some(now_ms())))
+    .execute(conn)?;
+    Ok(n == 1)
+}

@@ -1,0 +1,299 @@
+//! Test harness: a real hexpost server on a loopback port over a fresh
+//! database (a temporary SQLite file, or a throw-away PostgreSQL database),
+//! and a small blocking HTTP client.
+#![allow(dead_code)]
+
+use diesel::{Connection, RunQueryDsl, pg::PgConnection};
+use hexpost::app::AppState;
+use hexpost::config;
+use reqwest::blocking::{Client, Response};
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub const BACKENDS: [Backend; 2] = [Backend::Sqlite, Backend::Postgres];
+
+/// The PostgreSQL server tests create their databases on.
+pub fn pg_admin_url() -> String {
+    std::env::var("HEXPOST_TEST_PG_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".into())
+}
+
+fn pg_base(url: &str) -> &str {
+    &url[..url.rfind('/').expect("url has a database")]
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+pub struct TestServer {
+    pub base: String,
+    pub backend: Backend,
+    pub database_url: String,
+    handle: actix_web::dev::ServerHandle,
+    thread: Option<std::thread::JoinHandle<()>>,
+    cleanup: Option<String>,
+    _dir: tempdir::Dir,
+}
+
+mod tempdir {
+    pub struct Dir(pub std::path::PathBuf);
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+impl TestServer {
+    pub fn start(backend: Backend) -> TestServer {
+        Self::start_with(backend, &[])
+    }
+
+    pub fn start_with(backend: Backend, extra: &[(&str, &str)]) -> TestServer {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let tag = format!(
+            "{}_{}_{}",
+            std::process::id(),
+            n,
+            hexpost::store::now_ms() % 1_000_000
+        );
+        let dir = std::env::temp_dir().join(format!("hexpost-test-{tag}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (database_url, cleanup) = match backend {
+            Backend::Sqlite => (format!("sqlite://{}/t.db", dir.display()), None),
+            Backend::Postgres => {
+                let admin = pg_admin_url();
+                let mut conn = PgConnection::establish(&admin).unwrap_or_else(|e| {
+                    panic!(
+                        "PostgreSQL is required for these tests and is not reachable at {admin}: {e}. \
+                         Start it (e.g. `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`) \
+                         or point HEXPOST_TEST_PG_URL at a server."
+                    )
+                });
+                let name = format!("hexpost_t_{tag}");
+                diesel::sql_query(format!("CREATE DATABASE {name}"))
+                    .execute(&mut conn)
+                    .unwrap();
+                (format!("{}/{name}", pg_base(&admin)), Some(name))
+            }
+        };
+        let mut vars: Vec<(String, String)> = vec![
+            ("DATABASE_URL".into(), database_url.clone()),
+            ("HEXPOST_DATA_DIR".into(), dir.display().to_string()),
+            (
+                "JWT_KEYS".into(),
+                "test:0123456789abcdef0123456789abcdef".into(),
+            ),
+            ("DATABASE_POOL_SIZE".into(), "8".into()),
+            ("RATE_LIMIT_LOGIN_PER_MINUTE".into(), "0".into()),
+            ("RATE_LIMIT_MOVES_PER_MINUTE".into(), "0".into()),
+        ];
+        for (k, v) in extra {
+            vars.retain(|(key, _)| key != k);
+            vars.push((k.to_string(), v.to_string()));
+        }
+        let cfg = config::from_lookup(|k| {
+            vars.iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+        })
+        .unwrap();
+        let pool = hexpost::server::open_store(&cfg).expect("store opens and migrates");
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let state = actix_web::web::Data::new(AppState::new(cfg, pool));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let server = hexpost::server::build(state, listener).unwrap();
+                tx.send(server.handle()).unwrap();
+                server.await.unwrap();
+            })
+        });
+        let handle = rx.recv().unwrap();
+        TestServer {
+            base,
+            backend,
+            database_url,
+            handle,
+            thread: Some(thread),
+            cleanup,
+            _dir: tempdir::Dir(dir),
+        }
+    }
+
+    pub fn client(&self) -> Api {
+        Api {
+            base: self.base.clone(),
+            http: Client::builder()
+                .timeout(std::time::Duration::from_secs(60))
+                .build()
+                .unwrap(),
+            token: None,
+        }
+    }
+
+    /// A direct connection to the server's database (for tampering tests).
+    pub fn db(&self) -> hexpost::store::DbPool {
+        hexpost::store::connect(&self.database_url, 2).unwrap()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        let handle = self.handle.clone();
+        let stopper =
+            std::thread::spawn(move || actix_web::rt::System::new().block_on(handle.stop(false)));
+        let _ = stopper.join();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        if let Some(name) = &self.cleanup
+            && let Ok(mut conn) = PgConnection::establish(&pg_admin_url())
+        {
+            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut conn);
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Api {
+    pub base: String,
+    pub http: Client,
+    pub token: Option<String>,
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub content_type: String,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Reply {
+    fn from(r: Response) -> Reply {
+        let status = r.status().as_u16();
+        let headers = r.headers().clone();
+        let content_type = headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let text = r.text().unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Reply {
+            status,
+            content_type,
+            body,
+            headers,
+        }
+    }
+
+    /// Asserts a problem+json error with this status and code.
+    pub fn problem(&self, status: u16, code: &str) -> &Value {
+        assert_eq!(
+            self.status, status,
+            "expected {status} {code}, got {} {}",
+            self.status, self.body
+        );
+        assert_eq!(
+            self.content_type, "application/problem+json",
+            "{}",
+            self.body
+        );
+        assert_eq!(self.body["code"], code, "{}", self.body);
+        assert_eq!(self.body["status"], status);
+        assert_eq!(self.body["type"], format!("/problems/{code}"));
+        assert!(self.body["title"].is_string() && self.body["detail"].is_string());
+        &self.body
+    }
+
+    pub fn ok(&self) -> &Value {
+        assert!(
+            (200..300).contains(&self.status),
+            "expected success, got {} {}",
+            self.status,
+            self.body
+        );
+        &self.body
+    }
+}
+
+impl Api {
+    pub fn with_token(&self, token: &str) -> Api {
+        Api {
+            token: Some(token.to_string()),
+            ..self.clone()
+        }
+    }
+
+    fn req(&self, method: reqwest::Method, path: &str) -> reqwest::blocking::RequestBuilder {
+        let mut r = self.http.request(method, format!("{}{}", self.base, path));
+        if let Some(t) = &self.token {
+            r = r.bearer_auth(t);
+        }
+        r
+    }
+
+    pub fn get(&self, path: &str) -> Reply {
+        Reply::from(self.req(reqwest::Method::GET, path).send().unwrap())
+    }
+
+    pub fn post(&self, path: &str, body: &Value) -> Reply {
+        Reply::from(
+            self.req(reqwest::Method::POST, path)
+                .json(body)
+                .send()
+                .unwrap(),
+        )
+    }
+
+    pub fn post_raw(&self, path: &str, body: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut r = self.req(reqwest::Method::POST, path).body(body.to_string());
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        Reply::from(r.send().unwrap())
+    }
+
+    pub fn delete(&self, path: &str) -> Reply {
+        Reply::from(self.req(reqwest::Method::DELETE, path).send().unwrap())
+    }
+
+    /// Registers a user and returns a client holding their token.
+    pub fn register(&self, name: &str) -> (Api, i64) {
+        let r = self.post(
+            "/api/v1/accounts",
+            &json!({"email": format!("{name}@example.org"), "display_name": name, "password": "correct horse battery"}),
+        );
+        let body = r.ok();
+        let token = body["access_token"].as_str().unwrap().to_string();
+        (
+            self.with_token(&token),
+            body["user"]["id"].as_i64().unwrap(),
+        )
+    }
+
+    /// Two players in a started game of `variant`: (creator, opponent, game id).
+    pub fn new_game(&self, variant: &str, options: Value) -> (Api, Api, String) {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let (a, _) = self.register(&format!("alice{n}"));
+        let (b, _) = self.register(&format!("bob{n}"));
+        let created = a.post(
+            "/api/v1/games",
+            &json!({"variant": variant, "options": options, "opponent_email": format!("bob{n}@example.org")}),
+        );
+        let body = created.ok().clone();
+        let id = body["game"]["id"].as_str().unwrap().to_string();
+        let token = body["invite_token"].as_str().unwrap();
+        b.post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
+            .ok();
+        (a, b, id)
+    }
+}
