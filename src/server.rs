@@ -73,6 +73,19 @@ pub fn build(
         .split_for_parts();
         let doc = web::Data::new(doc);
         app.app_data(doc)
+            .route(
+                "/docs",
+                web::get().to(|| async {
+                    actix_web::HttpResponse::Found()
+                        .insert_header(("location", "/docs/"))
+                        .finish()
+                }),
+            )
+            // The interactive page; its assets are vendored into the binary.
+            .service(
+                utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
+                    .config(utoipa_swagger_ui::Config::from("/api/v1/openapi.json")),
+            )
             .default_service(web::to(problem::no_route))
     })
     .listen(listener)?

@@ -1,5 +1,6 @@
 //! Command-line entry points. Each subcommand lives in its own file.
 
+pub mod admin;
 pub mod simulate;
 
 use crate::config::Config;
@@ -26,6 +27,9 @@ enum Command {
     Migrate,
     /// Print the OpenAPI document.
     Openapi,
+    /// Administration: users, verification.
+    #[command(subcommand)]
+    Admin(admin::AdminCommand),
     /// Play random complete games in-process and check the rules' invariants.
     Simulate(simulate::SimulateArgs),
 }
@@ -45,6 +49,7 @@ pub fn run() -> ExitCode {
             println!("{}", doc.to_pretty_json().expect("the document serializes"));
             ExitCode::SUCCESS
         }
+        Command::Admin(cmd) => with_config(|c| admin::run(c, cmd)),
         Command::Simulate(args) => simulate::run(args),
     }
 }

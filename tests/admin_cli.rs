@@ -1,0 +1,95 @@
+//! `hexpost admin …` against a real database.
+
+mod common;
+
+use common::TestServer;
+use std::process::Command;
+
+fn hexpost(database_url: &str, data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hexpost"))
+        .args(args)
+        .env("DATABASE_URL", database_url)
+        .env("HEXPOST_DATA_DIR", data_dir)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn create_user_and_verify_a_game() {
+    for backend in common::BACKENDS {
+        let server = TestServer::start(backend);
+        let dir = std::env::temp_dir().join(format!(
+            "hexpost-admin-cli-{}-{backend:?}",
+            std::process::id()
+        ));
+        let url = &server.database_url;
+        let out = hexpost(
+            url,
+            &dir,
+            &[
+                "admin",
+                "create-user",
+                "--email",
+                "Root@Example.org",
+                "--name",
+                "Root",
+                "--password",
+                "root password",
+                "--admin",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let created: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(created["email"], "root@example.org");
+        assert_eq!(created["is_admin"], true);
+
+        // The new admin can log in over the API and has admin rights.
+        let api = server.client();
+        let r = api.post(
+            "/api/v1/auth/token",
+            &serde_json::json!({"email": "root@example.org", "password": "root password"}),
+        );
+        let token = r.ok()["access_token"].as_str().unwrap().to_string();
+        assert_eq!(
+            api.with_token(&token).get("/api/v1/me").ok()["is_admin"],
+            true
+        );
+
+        let again = hexpost(
+            url,
+            &dir,
+            &[
+                "admin",
+                "create-user",
+                "--email",
+                "root@example.org",
+                "--name",
+                "R",
+                "--password",
+                "root password",
+            ],
+        );
+        assert_eq!(again.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&again.stderr).contains("already registered"));
+
+        let (_, _, id) = api.new_game("standard", serde_json::json!({}));
+        let ok = hexpost(url, &dir, &["admin", "verify", &id]);
+        assert!(
+            ok.status.success(),
+            "{}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&ok.stdout).unwrap();
+        assert_eq!(report["ok"], true);
+        assert_eq!(report["rows_checked"], 1);
+
+        let missing = hexpost(url, &dir, &["admin", "verify", "no-such-game"]);
+        assert_eq!(missing.status.code(), Some(1));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
