@@ -5,6 +5,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Python tools the tests drive, in a private virtualenv (pinned versions).
+venv=target/test-venv
+if [ ! -x "$venv/bin/st" ]; then
+  echo "== installing schemathesis into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis==4.32.5'
+fi
+export HEXPOST_SCHEMATHESIS="$PWD/$venv/bin/st"
+
+# The server tests need PostgreSQL at HEXPOST_TEST_PG_URL (default below).
+# Where it is installed but stopped, start it.
+pg_url=${HEXPOST_TEST_PG_URL:-postgres://postgres@127.0.0.1:5432/test}
+if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url" && command -v pg_ctlcluster >/dev/null; then
+  echo "== starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
+fi
+
 echo "== format"
 cargo fmt --all -- --check
 echo "== lint"

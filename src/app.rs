@@ -95,6 +95,75 @@ impl utoipa::Modify for BearerAuth {
     }
 }
 
+/// Documents the failures any operation of a kind can produce, so each
+/// handler lists only its own: malformed or oversized bodies on operations
+/// with a body, missing or bad tokens on secured ones, unparsable path
+/// parameters, and the generic server error.
+struct CommonProblems;
+
+impl utoipa::Modify for CommonProblems {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let problem = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    problem::PROBLEM_JSON,
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("Problem")))
+                        .build(),
+                )
+                .build()
+        };
+        for item in openapi.paths.paths.values_mut() {
+            let has_path_params = item.parameters.is_some();
+            for op in [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.delete,
+                &mut item.patch,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                let path_params = has_path_params
+                    || op
+                        .parameters
+                        .iter()
+                        .flatten()
+                        .any(|p| matches!(p, utoipa::openapi::RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Path));
+                let mut add = |status: &str, description: &str| {
+                    op.responses
+                        .responses
+                        .entry(status.to_string())
+                        .or_insert_with(|| problem(description).into());
+                };
+                if op.request_body.is_some() {
+                    add("400", "Malformed JSON (`malformed_json`)");
+                    add("413", "Body over the size limit (`payload_too_large`)");
+                    add(
+                        "415",
+                        "Body is not application/json (`unsupported_media_type`)",
+                    );
+                    add("422", "Body of the wrong shape (`invalid_body`)");
+                }
+                if op.security.as_ref().is_some_and(|s| !s.is_empty()) {
+                    add("401", "Missing, expired or invalid token (`unauthorized`)");
+                }
+                if path_params {
+                    add("404", "No such resource, or a malformed path parameter");
+                }
+                add(
+                    "500",
+                    "Internal error (`internal`); details are in the server log",
+                );
+                add("503", "Database unavailable (`unavailable`)");
+            }
+        }
+    }
+}
+
 /// Registers every route and its OpenAPI operation.
 pub fn routes<T>(app: UtoipaApp<T>) -> UtoipaApp<T>
 where
@@ -109,6 +178,13 @@ where
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, doc) =
         routes(App::new().into_utoipa_app().openapi(ApiDoc::openapi())).split_for_parts();
+    complete(doc)
+}
+
+/// Finishes the document once the route table has added every path.
+pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    use utoipa::Modify;
+    CommonProblems.modify(&mut doc);
     doc
 }
 

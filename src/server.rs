@@ -71,7 +71,7 @@ pub fn build(
                 .openapi(app::ApiDoc::openapi()),
         )
         .split_for_parts();
-        let doc = web::Data::new(doc);
+        let doc = web::Data::new(app::complete(doc));
         app.app_data(doc)
             .route(
                 "/docs",

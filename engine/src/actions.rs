@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Everything a real player can do. Build actions are the same in set-up and
 /// in play: the phase decides whether they cost resources.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
@@ -93,12 +94,14 @@ impl Action {
 
 /// Where the robber may go and whom it may rob there. An empty `victims`
 /// list means the action carries `victim: null`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RobberTarget {
     pub hex: HexId,
     pub victims: SeatList,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MaritimeOption {
     pub give: Resource,
@@ -109,6 +112,7 @@ pub struct MaritimeOption {
 /// One entry of a seat's legal-action list: an action type with the choices
 /// that make it legal. Small choice sets are listed in full; large ones
 /// (discards, trade offers, Year of Plenty) are templates with their bounds.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LegalAction {

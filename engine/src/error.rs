@@ -5,6 +5,7 @@ use crate::board::{EdgeId, HexId, NodeId};
 use crate::types::{DevCard, Resource, ResourceCounts, Seat, SeatList};
 use serde::Serialize;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
 #[serde(tag = "code", rename_all = "snake_case")]
 pub enum ActionError {

@@ -14,6 +14,8 @@ pub mod invariants;
 pub mod options;
 pub mod rng;
 mod rules;
+#[cfg(feature = "openapi")]
+mod schema;
 pub mod sim;
 pub mod state;
 pub mod testkit;

@@ -5,6 +5,7 @@
 use crate::board::LayoutKind;
 use serde::{Deserialize, Serialize};
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
@@ -30,12 +31,15 @@ impl Variant {
 
 /// Options as the game creator gives them; every field may be left out, and
 /// the variant's preset fills the gaps.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GameOptions {
     /// Victory points needed to win (3..=20).
+    #[cfg_attr(feature = "openapi", schema(minimum = 3, maximum = 20))]
     pub vp_target: Option<u8>,
     /// A player holding more than this many cards discards half on a 7 (5..=20).
+    #[cfg_attr(feature = "openapi", schema(minimum = 5, maximum = 20))]
     pub discard_limit: Option<u8>,
     /// The robber may not go on a hex touching a building of a player with
     /// 2 or fewer visible victory points.
@@ -47,6 +51,7 @@ pub struct GameOptions {
     pub no_adjacent_red: Option<bool>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GameConfig {
@@ -55,6 +60,7 @@ pub struct GameConfig {
 }
 
 /// The complete rule set of one game, after the preset and options are merged.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
     pub variant: Variant,

@@ -16,6 +16,7 @@ pub const BANK_PER_RESOURCE: u8 = 19;
 /// Two real seats plus at most two automated ones.
 pub const MAX_SEATS: usize = 4;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatKind {
@@ -27,6 +28,7 @@ pub enum SeatKind {
     Fictional,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BuildingKind {
@@ -94,6 +96,7 @@ impl Player {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Piece {
@@ -103,6 +106,7 @@ pub enum Piece {
 
 /// One placement of the set-up: who decides, whose piece, and whether it is
 /// the settlement that yields starting resources.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SetupStep {
     pub seat: Seat,
@@ -115,6 +119,7 @@ pub struct SetupStep {
 /// the bottom is the turn's stage, and interruptions (discards, the robber,
 /// free roads) are pushed on top and popped when resolved, so a variant can
 /// insert its own steps anywhere.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
@@ -173,6 +178,7 @@ impl Phase {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TradeOffer {
     pub from: Seat,

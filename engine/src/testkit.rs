@@ -8,6 +8,7 @@ use crate::state::{Building, BuildingKind, GameState, Phase};
 use crate::types::{DevCard, ResourceCounts, Seat};
 use crate::{Action, ActionError, Event, GameConfig, Variant};
 
+#[derive(Clone)]
 pub struct Scenario {
     pub state: GameState,
 }

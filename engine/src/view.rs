@@ -11,6 +11,7 @@ use crate::state::{BuildingKind, GameState, Phase, SeatKind, SetupStep, TradeOff
 use crate::types::{DevCounts, ResourceCounts, Seat, SeatList};
 use serde::{Deserialize, Serialize};
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlacedBuilding {
     pub node: NodeId,
@@ -18,12 +19,14 @@ pub struct PlacedBuilding {
     pub kind: BuildingKind,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlacedRoad {
     pub edge: EdgeId,
     pub owner: Seat,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PublicPlayer {
     pub seat: Seat,
@@ -41,6 +44,7 @@ pub struct PublicPlayer {
     pub final_vp: Option<u8>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OwnHand {
     pub resources: ResourceCounts,
@@ -52,6 +56,7 @@ pub struct OwnHand {
     pub total_vp: u8,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameView {
     /// Whose view this is; null for a spectator.
@@ -79,6 +84,7 @@ pub struct GameView {
 }
 
 /// The fixed geometry, for clients to draw the board.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct TopologyView {
     /// x is in units of sqrt(3)/2 hex radii, y in half radii.

@@ -13,13 +13,18 @@ use utoipa::ToSchema;
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegisterRequest {
-    #[schema(example = "ada@example.org")]
+    #[schema(example = "ada@example.org", format = "email", max_length = 254)]
     pub email: String,
-    /// 1 to 40 characters.
-    #[schema(example = "Ada")]
+    /// 1 to 40 characters on one line, not starting or ending with a space.
+    #[schema(
+        example = "Ada",
+        min_length = 1,
+        max_length = 40,
+        pattern = r"^\S(.{0,38}\S)?$"
+    )]
     pub display_name: String,
     /// 8 to 128 characters.
-    #[schema(example = "correct horse battery")]
+    #[schema(example = "correct horse battery", min_length = 8, max_length = 128)]
     pub password: String,
 }
 
@@ -91,11 +96,15 @@ pub fn normalize_email(raw: &str) -> Result<String, ApiError> {
 
 fn check_registration(req: &RegisterRequest) -> Result<(String, String), ApiError> {
     let email = normalize_email(&req.email)?;
-    let name = req.display_name.trim().to_string();
-    if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+    let name = req.display_name.clone();
+    if name.is_empty()
+        || name.chars().count() > 40
+        || name.trim() != name
+        || name.contains(['\n', '\r'])
+    {
         return Err(ApiError::unprocessable(
             "invalid_display_name",
-            "display name must be 1 to 40 printable characters",
+            "display name must be 1 to 40 characters on one line, without surrounding spaces",
         ));
     }
     let len = req.password.chars().count();
@@ -184,7 +193,10 @@ pub async fn me(state: web::Data<AppState>, user: AuthUser) -> Result<HttpRespon
 #[serde(deny_unknown_fields)]
 pub struct AddKeyRequest {
     /// The raw 32-byte Ed25519 public key, base64url without padding.
-    #[schema(example = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo")]
+    #[schema(
+        example = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+        pattern = r"^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$"
+    )]
     pub public_key: String,
 }
 

@@ -33,12 +33,24 @@ pub async fn create(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// `all` (default), `active`, `finished`, `awaiting_me`.
-    pub filter: Option<String>,
+    /// Which games; default `all`.
+    #[param(inline)]
+    pub filter: Option<GameFilter>,
     /// 1-based page number.
+    #[param(minimum = 1)]
     pub page: Option<i64>,
     /// 1 to 100; default 20.
+    #[param(minimum = 1, maximum = 100)]
     pub per_page: Option<i64>,
+}
+
+#[derive(Deserialize, ToSchema, Debug, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+pub enum GameFilter {
+    All,
+    Active,
+    Finished,
+    AwaitingMe,
 }
 
 /// Lists my games, most recently changed first.
@@ -53,17 +65,11 @@ pub async fn list(
     user: AuthUser,
     q: web::Query<ListQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let filter = match q.filter.as_deref().unwrap_or("all") {
-        "all" => ListFilter::All,
-        "active" => ListFilter::Active,
-        "finished" => ListFilter::Finished,
-        "awaiting_me" => ListFilter::AwaitingMe,
-        other => {
-            return Err(ApiError::bad_request(
-                "invalid_query",
-                format!("filter `{other}` is not one of all, active, finished, awaiting_me"),
-            ));
-        }
+    let filter = match q.filter.unwrap_or(GameFilter::All) {
+        GameFilter::All => ListFilter::All,
+        GameFilter::Active => ListFilter::Active,
+        GameFilter::Finished => ListFilter::Finished,
+        GameFilter::AwaitingMe => ListFilter::AwaitingMe,
     };
     let page = q.page.unwrap_or(1);
     let per_page = q.per_page.unwrap_or(20);
@@ -105,7 +111,7 @@ pub async fn get_game(
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InviteRequest {
-    #[schema(example = "grace@example.org")]
+    #[schema(example = "grace@example.org", format = "email", max_length = 254)]
     pub email: String,
 }
 
@@ -187,7 +193,7 @@ pub async fn resign(
 /// another body is refused (422).
 #[utoipa::path(tag = "games", security(("bearer" = [])), params(
     ("game_id" = String, Path),
-    ("Idempotency-Key" = Option<String>, Header, description = "Up to 200 characters; makes retries safe"),
+    ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible ASCII characters; makes retries safe", pattern = r"^[!-~]{1,200}$"),
 ), request_body = MoveRequest, responses(
     (status = 200, body = MoveOutcome),
     (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
@@ -232,7 +238,9 @@ pub async fn submit_move(
             let key = v
                 .to_str()
                 .ok()
-                .filter(|k| !k.is_empty() && k.len() <= 200)
+                .filter(|k| {
+                    !k.is_empty() && k.len() <= 200 && k.bytes().all(|b| b.is_ascii_graphic())
+                })
                 .ok_or_else(|| {
                     ApiError::bad_request(
                         "invalid_idempotency_key",
@@ -257,8 +265,10 @@ pub async fn submit_move(
 #[into_params(parameter_in = Query)]
 pub struct LogQuery {
     /// Rows after this sequence number (default 0: from the start).
+    #[param(minimum = 0)]
     pub after: Option<i64>,
     /// 1 to 500; default 100.
+    #[param(minimum = 1, maximum = 500)]
     pub limit: Option<i64>,
 }
 
@@ -359,7 +369,7 @@ pub async fn decline(
 }
 
 /// The board's fixed geometry: ids and coordinates of hexes, nodes, edges, harbors.
-#[utoipa::path(tag = "games", responses((status = 200, body = Object)))]
+#[utoipa::path(tag = "games", responses((status = 200, body = hexpost_engine::view::TopologyView)))]
 #[get("/topology")]
 pub async fn topology() -> HttpResponse {
     HttpResponse::Ok().json(hexpost_engine::topology_view())

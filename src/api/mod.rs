@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod admin;
 pub mod games;
 pub mod health;
+pub mod integral;
 pub mod problem;
 
 use utoipa_actix_web::service_config::ServiceConfig;

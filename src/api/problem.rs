@@ -252,12 +252,67 @@ pub fn query_error(
     ApiError::bad_request("invalid_query", err.to_string()).into()
 }
 
-/// Fallback for unknown routes.
+/// Fallback for unknown routes: 405 with `Allow` when the path exists
+/// with other methods (read from the OpenAPI document, so it cannot drift
+/// from the routes), else 404.
 pub async fn no_route(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiError> {
+    let allowed = req
+        .app_data::<actix_web::web::Data<utoipa::openapi::OpenApi>>()
+        .map(|doc| allowed_methods(doc, req.path()))
+        .unwrap_or_default();
+    if !allowed.is_empty() {
+        let allow = allowed.join(", ");
+        let e = ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method_not_allowed",
+            "Method not allowed",
+            format!(
+                "{} is not allowed on {}; allowed: {allow}",
+                req.method(),
+                req.path()
+            ),
+        );
+        let mut res = e.error_response();
+        res.headers_mut().insert(
+            header::ALLOW,
+            HeaderValue::from_str(&allow).unwrap_or(HeaderValue::from_static("GET")),
+        );
+        return Ok(res);
+    }
     Err(ApiError::new(
         StatusCode::NOT_FOUND,
         "not_found",
         "Not found",
         format!("no route for {} {}", req.method(), req.path()),
     ))
+}
+
+fn allowed_methods(doc: &utoipa::openapi::OpenApi, path: &str) -> Vec<&'static str> {
+    let segments: Vec<&str> = path.split('/').collect();
+    let mut out = Vec::new();
+    for (template, item) in &doc.paths.paths {
+        let t: Vec<&str> = template.split('/').collect();
+        let matches = t.len() == segments.len()
+            && t.iter()
+                .zip(&segments)
+                .all(|(a, b)| (a.starts_with('{') && !b.is_empty()) || a == b);
+        if !matches {
+            continue;
+        }
+        for (present, name) in [
+            (item.get.is_some(), "GET"),
+            (item.post.is_some(), "POST"),
+            (item.put.is_some(), "PUT"),
+            (item.delete.is_some(), "DELETE"),
+            (item.patch.is_some(), "PATCH"),
+        ] {
+            if present && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    if path == "/api/v1/openapi.json" || path == "/docs" {
+        out.push("GET");
+    }
+    out
 }

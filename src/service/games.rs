@@ -17,18 +17,23 @@ pub const DEFAULT_TIME_LIMIT_HOURS: u32 = 72;
 #[derive(Deserialize, ToSchema, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
-    /// `standard` or `duel` (more with the variants).
-    #[schema(example = "standard")]
+    /// The variant id.
+    #[schema(example = "standard", pattern = "^(standard|duel)$")]
     pub variant: String,
     /// Game options (RULES.md); omitted ones take the variant's preset.
     #[serde(default)]
-    #[schema(value_type = Object, example = json!({"vp_target": 12, "board": "random"}))]
+    #[schema(value_type = Option<hexpost_engine::GameOptions>, example = json!({"vp_target": 12, "board": "random"}))]
     pub options: serde_json::Value,
     /// Time per decision, in hours (1 to 720). Default 72.
+    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[schema(minimum = 1, maximum = 720)]
     pub time_limit_hours: Option<u32>,
     /// Sit in seat 0 (moves first) or 1; omitted: a roll-off decides.
+    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[schema(minimum = 0, maximum = 1)]
     pub creator_seat: Option<u8>,
     /// Invite this address at once.
+    #[schema(format = "email", max_length = 254)]
     pub opponent_email: Option<String>,
 }
 
@@ -69,14 +74,11 @@ pub struct GameDetail {
     pub chain_head: String,
     /// The seed, revealed once the game is over, so anyone can replay it.
     pub seed: Option<String>,
-    #[schema(value_type = Object)]
+    #[schema(value_type = hexpost_engine::GameConfig)]
     pub config: serde_json::Value,
-    /// Your view of the game (the engine's redacted `GameView`); null
-    /// before the game starts.
-    #[schema(value_type = Option<Object>)]
-    pub view: Option<serde_json::Value>,
+    /// Your view of the game; null before the game starts.
+    pub view: Option<hexpost_engine::GameView>,
     /// What you may do now; empty when nothing is awaited from you.
-    #[schema(value_type = Vec<Object>)]
     pub legal_actions: Vec<LegalAction>,
 }
 
@@ -143,10 +145,7 @@ pub fn detail(
                 Some(s) if game.status == status::ACTIVE => state.legal_actions(s),
                 _ => Vec::new(),
             };
-            (
-                Some(serde_json::to_value(state.view(seat)).map_err(ApiError::internal)?),
-                legal,
-            )
+            (Some(state.view(seat)), legal)
         }
         None => (None, Vec::new()),
     };
@@ -193,8 +192,15 @@ fn parse_config(req: &CreateGame) -> Result<GameConfig, ApiError> {
     })?;
     let options = if req.options.is_null() {
         Default::default()
+    } else if !req.options.is_object() {
+        return Err(ApiError::unprocessable(
+            "invalid_options",
+            "options must be an object",
+        ));
     } else {
-        serde_json::from_value(req.options.clone())
+        let mut options = req.options.clone();
+        crate::api::integral::normalize(&mut options);
+        serde_json::from_value(options)
             .map_err(|e| ApiError::unprocessable("invalid_options", e.to_string()))?
     };
     let config = GameConfig { variant, options };
@@ -460,7 +466,8 @@ pub fn list(
     page: i64,
     per_page: i64,
 ) -> Result<Vec<GameSummary>, ApiError> {
-    let rows = db::list_for_user(conn, user, filter, (page - 1) * per_page, per_page)?;
+    let offset = page.saturating_sub(1).saturating_mul(per_page);
+    let rows = db::list_for_user(conn, user, filter, offset, per_page)?;
     rows.iter().map(|g| summary(conn, g, user)).collect()
 }
 

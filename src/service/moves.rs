@@ -17,9 +17,11 @@ use utoipa::ToSchema;
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     /// The game's current `move_number`; a stale one gets 409.
+    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[schema(minimum = 0)]
     pub expected_move_number: Option<i64>,
     /// The engine action, e.g. `{"type": "build_road", "edge": 12}`.
-    #[schema(value_type = Option<Object>, example = json!({"type": "roll_dice"}))]
+    #[schema(value_type = Option<hexpost_engine::Action>, example = json!({"type": "roll_dice"}))]
     pub action: Option<serde_json::Value>,
     /// Compact JWS (EdDSA) with claims `game_id`, `move_number`, `action`,
     /// `iat`, `jti`. When present, the other two fields must be absent.
@@ -40,12 +42,9 @@ pub struct MoveOutcome {
     /// The game's move number after this move.
     pub move_number: i64,
     /// What happened, as you may see it.
-    #[schema(value_type = Vec<Object>)]
     pub events: Vec<Event>,
     /// Your view after the move.
-    #[schema(value_type = Object)]
-    pub view: serde_json::Value,
-    #[schema(value_type = Vec<Object>)]
+    pub view: hexpost_engine::GameView,
     pub legal_actions: Vec<LegalAction>,
     pub status: String,
     pub chain_head: String,
@@ -60,7 +59,8 @@ struct Parsed {
     jws: Option<String>,
 }
 
-fn parse_action(value: serde_json::Value) -> Result<Action, ApiError> {
+fn parse_action(mut value: serde_json::Value) -> Result<Action, ApiError> {
+    crate::api::integral::normalize(&mut value);
     serde_json::from_value(value).map_err(|e| {
         ApiError::unprocessable("invalid_action", format!("the action is not valid: {e}"))
     })
@@ -87,7 +87,8 @@ fn parse_request(
             if claims.game_id != game_id {
                 return Err(ApiError::forbidden("the signed move is for another game"));
             }
-            if (claims.iat - now_ms() / 1000).abs() > JWS_MAX_SKEW_SECS {
+            if claims.iat.saturating_sub(now_ms() / 1000).unsigned_abs() > JWS_MAX_SKEW_SECS as u64
+            {
                 return Err(ApiError::unprocessable(
                     "jws_expired",
                     "the signed move's iat is more than a day off",
@@ -226,7 +227,7 @@ pub fn submit(
         let outcome = MoveOutcome {
             move_number: seq,
             events: events.iter().map(|e| e.redacted_for(viewer)).collect(),
-            view: serde_json::to_value(state.view(viewer)).map_err(ApiError::internal)?,
+            view: state.view(viewer),
             legal_actions: if game.status == status::ACTIVE {
                 state.legal_actions(Seat(seat))
             } else {
@@ -259,11 +260,13 @@ pub struct LogEntry {
     /// `seat:N` for a player's move, `server` for what the server did.
     pub actor: String,
     pub seat: Option<u8>,
+    /// A player's engine action, or a server entry (`start`, `resign`).
     #[schema(value_type = Object)]
     pub action: serde_json::Value,
     /// The signed move, verbatim, when the move was signed.
     pub jws: Option<String>,
-    #[schema(value_type = Vec<Object>)]
+    /// The events, redacted for the reader.
+    #[schema(value_type = Vec<hexpost_engine::Event>)]
     pub events: Vec<serde_json::Value>,
     pub state_hash: String,
     pub prev_hash: String,

@@ -23,6 +23,7 @@ pub const HARBOR_COUNT: usize = 9;
 /// Corner offsets of a pointy-top hex in the lattice, clockwise from the top.
 const CORNERS: [(i32, i32); 6] = [(0, -2), (1, -1), (1, 1), (0, 2), (-1, 1), (-1, -1)];
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct HexGeom {
     pub id: HexId,
@@ -39,6 +40,7 @@ pub struct HexGeom {
     pub neighbors: Vec<HexId>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct NodeGeom {
     pub id: NodeId,
@@ -51,6 +53,7 @@ pub struct NodeGeom {
     pub edges: Vec<EdgeId>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct EdgeGeom {
     pub id: EdgeId,
@@ -290,9 +293,9 @@ mod tests {
         let deg: usize = t.nodes.iter().map(|n| n.neighbors.len()).sum();
         assert_eq!(deg, 2 * EDGE_COUNT);
         assert!(t.nodes.iter().all(|n| (2..=3).contains(&n.neighbors.len())));
-        // 12 coastal corner nodes touch one hex, 18 touch two, 24 inland touch three.
+        // 18 coastal nodes touch one hex, 12 touch two, 24 inland touch three.
         let by_hexes = |k| t.nodes.iter().filter(|n| n.hexes.len() == k).count();
-        assert_eq!((by_hexes(1), by_hexes(2), by_hexes(3)), (12, 18, 24));
+        assert_eq!((by_hexes(1), by_hexes(2), by_hexes(3)), (18, 12, 24));
         // The centre hex has six neighbours, a corner hex three.
         assert_eq!(t.hexes[9].neighbors.len(), 6);
         assert_eq!(t.hexes[0].neighbors.len(), 3);

@@ -1,0 +1,89 @@
+//! OpenAPI schemas for the types whose JSON form is written by hand (see
+//! their serde impls); everything else derives its schema next to its
+//! definition. Compiled only with the `openapi` feature.
+
+use crate::board::{EdgeSet, NodeSet, ResourceSet};
+use crate::types::{Resource, ResourceCounts, Seat, SeatList};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::{PartialSchema, ToSchema};
+
+fn int(min: i64, max: i64, description: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::new(Type::Integer))
+        .minimum(Some(min))
+        .maximum(Some(max))
+        .description(Some(description))
+}
+
+impl PartialSchema for Seat {
+    fn schema() -> RefOr<Schema> {
+        int(
+            0,
+            3,
+            "A seat: 0 and 1 are the two players, 2 and 3 automated seats of some variants",
+        )
+        .into()
+    }
+}
+impl ToSchema for Seat {}
+
+impl PartialSchema for SeatList {
+    fn schema() -> RefOr<Schema> {
+        ArrayBuilder::new()
+            .items(Seat::schema())
+            .max_items(Some(4))
+            .description(Some("Seats, in ascending order"))
+            .into()
+    }
+}
+impl ToSchema for SeatList {}
+
+fn id_list(max: i64, what: &str) -> RefOr<Schema> {
+    ArrayBuilder::new()
+        .items(int(0, max, what))
+        .unique_items(true)
+        .description(Some(format!("{what} ids, ascending")))
+        .into()
+}
+
+impl PartialSchema for NodeSet {
+    fn schema() -> RefOr<Schema> {
+        id_list(53, "Node")
+    }
+}
+impl ToSchema for NodeSet {}
+
+impl PartialSchema for EdgeSet {
+    fn schema() -> RefOr<Schema> {
+        id_list(71, "Edge")
+    }
+}
+impl ToSchema for EdgeSet {}
+
+impl PartialSchema for ResourceSet {
+    fn schema() -> RefOr<Schema> {
+        ArrayBuilder::new()
+            .items(Resource::schema())
+            .unique_items(true)
+            .max_items(Some(5))
+            .into()
+    }
+}
+impl ToSchema for ResourceSet {}
+
+impl PartialSchema for ResourceCounts {
+    fn schema() -> RefOr<Schema> {
+        let mut o = ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::Object))
+            .description(Some("Resource cards by kind; a missing kind counts as 0"))
+            .additional_properties(Some(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+            ));
+        for r in Resource::ALL {
+            o = o.property(r.to_string(), int(0, 255, "cards"));
+        }
+        o.into()
+    }
+}
+impl ToSchema for ResourceCounts {}
