@@ -6,6 +6,8 @@
 use diesel::{Connection, RunQueryDsl, pg::PgConnection};
 use hexpost::app::AppState;
 use hexpost::config;
+use hexpost_engine::rng::GameRng;
+use hexpost_engine::{Action, LegalAction, Resource, ResourceCounts};
 use reqwest::blocking::{Client, Response};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -262,6 +264,51 @@ impl Api {
         Reply::from(r.send().unwrap())
     }
 
+    /// A JSON POST with extra headers (e.g. `Idempotency-Key`).
+    pub fn post_with(&self, path: &str, body: &Value, headers: &[(&str, &str)]) -> Reply {
+        let mut r = self.req(reqwest::Method::POST, path).json(body);
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        Reply::from(r.send().unwrap())
+    }
+
+    /// Any method, with extra headers and no body (e.g. a CORS preflight).
+    pub fn request(&self, method: &str, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let mut r = self.req(method, path);
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        Reply::from(r.send().unwrap())
+    }
+
+    /// Submits `action` with `expected_move_number`.
+    pub fn submit(&self, id: &str, expected: i64, action: &Value) -> Reply {
+        self.post(
+            &format!("/api/v1/games/{id}/moves"),
+            &json!({"expected_move_number": expected, "action": action}),
+        )
+    }
+
+    /// The whole log as this client may read it (`admin`: the full log).
+    pub fn full_log(&self, id: &str, admin: bool) -> Vec<Value> {
+        let mut out: Vec<Value> = Vec::new();
+        loop {
+            let after = out.last().map(|r| r["seq"].as_i64().unwrap()).unwrap_or(0);
+            let path = if admin {
+                format!("/api/v1/admin/games/{id}/log?after={after}&limit=500")
+            } else {
+                format!("/api/v1/games/{id}/log?after={after}&limit=500")
+            };
+            let batch = self.get(&path).ok().as_array().unwrap().clone();
+            if batch.is_empty() {
+                return out;
+            }
+            out.extend(batch);
+        }
+    }
+
     pub fn delete(&self, path: &str) -> Reply {
         Reply::from(self.req(reqwest::Method::DELETE, path).send().unwrap())
     }
@@ -296,4 +343,243 @@ impl Api {
             .ok();
         (a, b, id)
     }
+}
+
+/// A fresh, empty database on `backend` (no server), dropped afterwards.
+pub struct TempDatabase {
+    pub url: String,
+    cleanup: Option<String>,
+    _dir: tempdir::Dir,
+}
+
+impl TempDatabase {
+    pub fn new(backend: Backend) -> TempDatabase {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let tag = format!(
+            "{}_{}_{}",
+            std::process::id(),
+            n,
+            hexpost::store::now_ms() % 1_000_000
+        );
+        let dir = std::env::temp_dir().join(format!("hexpost-db-{tag}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (url, cleanup) = match backend {
+            Backend::Sqlite => (format!("sqlite://{}/t.db", dir.display()), None),
+            Backend::Postgres => {
+                let admin = pg_admin_url();
+                let mut conn = PgConnection::establish(&admin)
+                    .unwrap_or_else(|e| panic!("PostgreSQL is not reachable at {admin}: {e}"));
+                let name = format!("hexpost_m_{tag}");
+                diesel::sql_query(format!("CREATE DATABASE {name}"))
+                    .execute(&mut conn)
+                    .unwrap();
+                (format!("{}/{name}", pg_base(&admin)), Some(name))
+            }
+        };
+        TempDatabase {
+            url,
+            cleanup,
+            _dir: tempdir::Dir(dir),
+        }
+    }
+}
+
+impl Drop for TempDatabase {
+    fn drop(&mut self) {
+        if let Some(name) = &self.cleanup
+            && let Ok(mut conn) = PgConnection::establish(&pg_admin_url())
+        {
+            let _ = diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut conn);
+        }
+    }
+}
+
+/// A client-side random player: picks uniformly among the served legal
+/// actions, filling templates from its own hand as shown in its view.
+pub fn choose(legal: &[LegalAction], hand: ResourceCounts, rng: &mut GameRng) -> Action {
+    let mut options: Vec<Action> = Vec::new();
+    for l in legal {
+        match l {
+            LegalAction::RollDice => options.push(Action::RollDice),
+            LegalAction::EndTurn => options.push(Action::EndTurn),
+            LegalAction::BuildRoad { edges, .. } => {
+                options.extend(edges.iter().map(|edge| Action::BuildRoad { edge }))
+            }
+            LegalAction::BuildSettlement { nodes, .. } => {
+                options.extend(nodes.iter().map(|node| Action::BuildSettlement { node }))
+            }
+            LegalAction::BuildCity { nodes } => {
+                options.extend(nodes.iter().map(|node| Action::BuildCity { node }))
+            }
+            LegalAction::BuyDevelopmentCard => options.push(Action::BuyDevelopmentCard),
+            LegalAction::PlayKnight { targets } | LegalAction::MoveRobber { targets } => {
+                for t in targets {
+                    let victims: Vec<Option<_>> = if t.victims.is_empty() {
+                        vec![None]
+                    } else {
+                        t.victims.iter().map(|v| Some(*v)).collect()
+                    };
+                    for victim in victims {
+                        options.push(if matches!(l, LegalAction::PlayKnight { .. }) {
+                            Action::PlayKnight { hex: t.hex, victim }
+                        } else {
+                            Action::MoveRobber { hex: t.hex, victim }
+                        });
+                    }
+                }
+            }
+            LegalAction::PlayRoadBuilding => options.push(Action::PlayRoadBuilding),
+            LegalAction::PlayYearOfPlenty { count } => options.push(Action::PlayYearOfPlenty {
+                resources: (0..*count)
+                    .map(|i| Resource::ALL[(rng.below(5) as usize + i as usize) % 5])
+                    .collect(),
+            }),
+            LegalAction::PlayMonopoly => options.push(Action::PlayMonopoly {
+                resource: Resource::ALL[rng.below(5) as usize],
+            }),
+            LegalAction::Discard { count } => {
+                let mut left = hand;
+                let mut cards = ResourceCounts::ZERO;
+                for _ in 0..*count {
+                    let r = left.nth_card(rng.below(left.total())).unwrap();
+                    left[r] -= 1;
+                    cards[r] += 1;
+                }
+                options.push(Action::Discard { cards });
+            }
+            LegalAction::MaritimeTrade { options: m } => {
+                for o in m {
+                    options.extend(o.receive.iter().map(|receive| Action::MaritimeTrade {
+                        give: o.give,
+                        receive,
+                        ratio: Some(o.ratio),
+                    }));
+                }
+            }
+            LegalAction::OfferTrade => {
+                let give = hand.nth_card(rng.below(hand.total())).unwrap();
+                let receive = Resource::ALL
+                    .into_iter()
+                    .find(|r| *r != give && rng.below(2) == 0)
+                    .unwrap_or(if give == Resource::Ore {
+                        Resource::Grain
+                    } else {
+                        Resource::Ore
+                    });
+                options.push(Action::OfferTrade {
+                    give: ResourceCounts::single(give, 1),
+                    receive: ResourceCounts::single(receive, 1),
+                });
+            }
+            LegalAction::AcceptTrade => options.push(Action::AcceptTrade),
+            LegalAction::DeclineTrade => options.push(Action::DeclineTrade),
+            LegalAction::WithdrawTrade => options.push(Action::WithdrawTrade),
+        }
+    }
+    options.swap_remove(rng.below(options.len() as u32) as usize)
+}
+
+/// The game as `api` may see it.
+pub fn game(api: &Api, id: &str) -> Value {
+    api.get(&format!("/api/v1/games/{id}")).ok().clone()
+}
+
+/// One random move chosen from what the awaited player is served.
+pub struct Step {
+    /// The seat index (into `players`) that moved.
+    pub who: usize,
+    pub expected: i64,
+    pub action: Action,
+    /// The move's 200 response.
+    pub outcome: Value,
+}
+
+/// Plays random moves until the game ends or `max_moves` were made,
+/// calling `each` after every applied move; returns the number made.
+pub fn play_with(
+    players: [&Api; 2],
+    id: &str,
+    seed: u64,
+    max_moves: usize,
+    each: impl FnMut(&Step),
+) -> usize {
+    play_with_policy(players, id, seed, max_moves, choose, each)
+}
+
+/// `play_with`, choosing each move with `policy` (e.g. one that favours
+/// some actions) instead of uniformly.
+pub fn play_with_policy(
+    players: [&Api; 2],
+    id: &str,
+    seed: u64,
+    max_moves: usize,
+    mut policy: impl FnMut(&[LegalAction], ResourceCounts, &mut GameRng) -> Action,
+    mut each: impl FnMut(&Step),
+) -> usize {
+    let mut rng = GameRng::from_seed(seed);
+    let mut moves = 0;
+    while moves < max_moves {
+        let views = [game(players[0], id), game(players[1], id)];
+        if views[0]["status"] != "active" {
+            return moves;
+        }
+        let Some(who) = (0..2).find(|&i| views[i]["awaiting_you"] == true) else {
+            panic!("nobody is awaited: {}", views[0]);
+        };
+        let v = &views[who];
+        let legal: Vec<LegalAction> = serde_json::from_value(v["legal_actions"].clone()).unwrap();
+        assert!(!legal.is_empty(), "awaited without legal actions");
+        let hand: ResourceCounts =
+            serde_json::from_value(v["view"]["you"]["resources"].clone()).unwrap();
+        let action = policy(&legal, hand, &mut rng);
+        let expected = v["move_number"].as_i64().unwrap();
+        let r = players[who].submit(id, expected, &serde_json::to_value(&action).unwrap());
+        if r.status == 422 && r.body["reason"]["code"] == "bank_shortage" {
+            continue;
+        }
+        let out = r.ok();
+        assert_eq!(out["move_number"], expected + 1);
+        moves += 1;
+        each(&Step {
+            who,
+            expected,
+            action,
+            outcome: out.clone(),
+        });
+        assert!(moves < 20_000, "game does not end");
+    }
+    moves
+}
+
+/// Plays until the game ends or `max_moves` were made; returns the number made.
+pub fn play_moves(players: [&Api; 2], id: &str, seed: u64, max_moves: usize) -> usize {
+    play_with(players, id, seed, max_moves, |_| {})
+}
+
+/// Plays until the game ends; returns the number of moves made.
+pub fn play_out(players: [&Api; 2], id: &str, seed: u64) -> usize {
+    play_moves(players, id, seed, usize::MAX)
+}
+
+/// Makes the user an admin and returns a client with a fresh (admin) token.
+pub fn promote_admin(server: &TestServer, api: &Api, user_id: i64, email: &str) -> Api {
+    let pool = server.db();
+    let mut conn = pool.get().unwrap();
+    hexpost::store::users::set_admin(&mut conn, user_id, true).unwrap();
+    let r = api.post(
+        "/api/v1/auth/token",
+        &json!({"email": email, "password": "correct horse battery"}),
+    );
+    api.with_token(r.ok()["access_token"].as_str().unwrap())
+}
+
+/// Registers `name` and makes them an admin: (client, user id).
+pub fn register_admin(server: &TestServer, name: &str) -> (Api, i64) {
+    let api = server.client();
+    let (user, id) = api.register(name);
+    (
+        promote_admin(server, &user, id, &format!("{name}@example.org")),
+        id,
+    )
 }

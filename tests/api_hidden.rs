@@ -1,0 +1,432 @@
+//! Hidden information over HTTP, on SQLite and PostgreSQL. Random games are
+//! played through the API; after every move, everything served to each seat
+//! (its game view and legal actions, the move response's events, its log)
+//! is checked against the true state in the database:
+//!
+//! - structurally: the opponent appears only as counts, `you` is the
+//!   viewer's own hand, no `dev_deck`, `rng`, `hand`, `bank` or `dice` keys
+//!   anywhere, `dev_card_bought` and `stole` redacted for whoever may not
+//!   see them, the seed hidden while the game runs;
+//! - by indistinguishability: the database state is swapped for another one
+//!   that differs only in what the seat may not know (the opponent's hand
+//!   composition and development cards, the bank's composition, the deck,
+//!   the dice deck, the RNG), and the seat's served game must not change.
+
+mod common;
+
+use common::{Api, BACKENDS, Step, TestServer, choose, game, play_with_policy, register_admin};
+use diesel::prelude::*;
+use hexpost::store::schema::games;
+use hexpost_engine::rng::{Dice, GameRng};
+use hexpost_engine::types::{DevCard, DevCounts, Resource};
+use hexpost_engine::{Action, Event, GameState, LegalAction, ResourceCounts, Seat};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+/// Keys of the full state that no seat is ever served.
+const SECRET_KEYS: [&str; 6] = ["dev_deck", "rng", "hand", "bank", "dice", "phases"];
+/// The same for events, where `dice` is a public roll.
+const EVENT_SECRET_KEYS: [&str; 5] = ["dev_deck", "rng", "hand", "bank", "phases"];
+
+const PUBLIC_PLAYER_KEYS: [&str; 12] = [
+    "seat",
+    "kind",
+    "resource_count",
+    "dev_card_count",
+    "knights_played",
+    "played_dev",
+    "roads_left",
+    "settlements_left",
+    "cities_left",
+    "visible_vp",
+    "road_length",
+    "final_vp",
+];
+
+const OWN_HAND_KEYS: [&str; 4] = ["resources", "dev_cards", "new_dev_cards", "total_vp"];
+
+fn keys(v: &Value) -> BTreeSet<&str> {
+    v.as_object().unwrap().keys().map(String::as_str).collect()
+}
+
+/// Panics if a key named in `forbidden` occurs anywhere in `v`.
+fn assert_no_keys(v: &Value, forbidden: &[&str], where_: &str) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                assert!(
+                    !forbidden.contains(&k.as_str()),
+                    "{where_}: key `{k}` served: {x}"
+                );
+                assert_no_keys(x, forbidden, where_);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| assert_no_keys(x, forbidden, where_)),
+        _ => {}
+    }
+}
+
+struct Db(hexpost::store::DbPool);
+
+impl Db {
+    fn state_text(&self, id: &str) -> String {
+        let mut conn = self.0.get().unwrap();
+        hexpost::store::games::get(&mut conn, id)
+            .unwrap()
+            .unwrap()
+            .state
+            .unwrap()
+    }
+
+    fn state(&self, id: &str) -> GameState {
+        serde_json::from_str(&self.state_text(id)).unwrap()
+    }
+
+    fn set_state(&self, id: &str, text: &str) {
+        let mut conn = self.0.get().unwrap();
+        let n = diesel::update(games::table.find(id))
+            .set(games::state.eq(Some(text)))
+            .execute(&mut conn)
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+
+    /// The stored (unredacted) events of row `seq`.
+    fn events(&self, id: &str, seq: i64) -> Vec<Event> {
+        let mut conn = self.0.get().unwrap();
+        let rows = hexpost::store::games::moves(&mut conn, id, seq - 1, 1).unwrap();
+        serde_json::from_str(&rows[0].events).unwrap()
+    }
+}
+
+fn rotate_devs(d: DevCounts) -> DevCounts {
+    DevCounts {
+        knight: d.monopoly,
+        victory_point: d.knight,
+        road_building: d.victory_point,
+        year_of_plenty: d.road_building,
+        monopoly: d.year_of_plenty,
+    }
+}
+
+fn rotate_card(c: DevCard) -> DevCard {
+    match c {
+        DevCard::Knight => DevCard::VictoryPoint,
+        DevCard::VictoryPoint => DevCard::RoadBuilding,
+        DevCard::RoadBuilding => DevCard::YearOfPlenty,
+        DevCard::YearOfPlenty => DevCard::Monopoly,
+        DevCard::Monopoly => DevCard::Knight,
+    }
+}
+
+/// Another world that `viewer` cannot tell from `s`: the opponent's hand
+/// composition (same size, the bank making up the difference when it can)
+/// and development cards (same numbers), the deck, the dice deck and the
+/// RNG all differ.
+fn other_world(s: &GameState, viewer: Seat) -> GameState {
+    let mut w = s.clone();
+    let o = 1 - viewer.index();
+    let old = w.players[o].hand;
+    let mut new = old;
+    for (i, r) in Resource::ALL.into_iter().enumerate() {
+        new[r] = old[Resource::ALL[(i + 1) % 5]];
+    }
+    // An open offer from the opponent stays payable, as it must.
+    let payable = match &w.offer {
+        Some(offer) if offer.from.index() == o => new.contains(&offer.give),
+        _ => true,
+    };
+    if payable {
+        w.players[o].hand = new;
+        let mut bank = w.bank;
+        let fits = Resource::ALL.into_iter().all(|r| {
+            let v = bank[r] as i32 + old[r] as i32 - new[r] as i32;
+            if (0..=255).contains(&v) {
+                bank[r] = v as u8;
+                true
+            } else {
+                false
+            }
+        });
+        if fits {
+            w.bank = bank;
+        }
+    }
+    w.players[o].dev_cards = rotate_devs(w.players[o].dev_cards);
+    w.players[o].new_dev_cards = rotate_devs(w.players[o].new_dev_cards);
+    w.dev_deck.reverse();
+    for c in &mut w.dev_deck {
+        *c = rotate_card(*c);
+    }
+    if let Dice::Balanced { remaining } = &mut w.dice {
+        remaining.reverse();
+        for d in remaining.iter_mut() {
+            *d = 35 - *d;
+        }
+    }
+    w.rng = GameRng::from_seed(0x5eed ^ s.turn as u64);
+    w
+}
+
+/// A random player that buys development cards whenever it can, so that
+/// hands hold secrets worth keeping; otherwise uniform over what is legal.
+fn secretive(legal: &[LegalAction], hand: ResourceCounts, rng: &mut GameRng) -> Action {
+    if legal.contains(&LegalAction::BuyDevelopmentCard) && rng.below(4) != 0 {
+        return Action::BuyDevelopmentCard;
+    }
+    choose(legal, hand, rng)
+}
+
+struct Checker<'a> {
+    db: Db,
+    id: String,
+    players: [&'a Api; 2],
+    seats: [Seat; 2],
+    /// Log rows each player has checked so far.
+    seen: [i64; 2],
+    moves: usize,
+    worlds_checked: usize,
+    /// HTTP checks where the opponent's hand composition really differed.
+    hands_swapped: usize,
+}
+
+impl Checker<'_> {
+    /// The checks of one seat's served game against the true state.
+    fn check_view(&self, who: usize, state: &GameState, detail: &Value) {
+        let seat = self.seats[who];
+        let view = &detail["view"];
+        assert_no_keys(detail, &SECRET_KEYS, "game detail");
+        assert!(detail.get("state").is_none());
+        if detail["status"] == "active" {
+            assert!(detail["seed"].is_null(), "the seed is served while playing");
+        }
+        assert_eq!(view["viewer"], seat.0);
+        // The view is exactly the engine's view for this seat.
+        assert_eq!(view, &serde_json::to_value(state.view(Some(seat))).unwrap());
+        // `you` is the viewer's own hand.
+        let you = &view["you"];
+        assert_eq!(keys(you), OWN_HAND_KEYS.into_iter().collect());
+        let me = &state.players[seat.index()];
+        assert_eq!(you["resources"], serde_json::to_value(me.hand).unwrap());
+        assert_eq!(
+            you["dev_cards"],
+            serde_json::to_value(me.dev_cards).unwrap()
+        );
+        assert_eq!(
+            you["new_dev_cards"],
+            serde_json::to_value(me.new_dev_cards).unwrap()
+        );
+        // Everyone else only as counts.
+        let players = view["players"].as_array().unwrap();
+        assert_eq!(players.len(), 2);
+        for (i, p) in players.iter().enumerate() {
+            assert_eq!(keys(p), PUBLIC_PLAYER_KEYS.into_iter().collect(), "{p}");
+            let truth = &state.players[i];
+            assert_eq!(p["resource_count"], truth.hand.total());
+            assert_eq!(p["dev_card_count"], truth.dev_card_count());
+            if detail["status"] == "active" {
+                assert!(p["final_vp"].is_null(), "{p}");
+            }
+        }
+        // The legal actions are the engine's, for this seat.
+        assert_eq!(
+            detail["legal_actions"],
+            if detail["status"] == "active" {
+                serde_json::to_value(state.legal_actions(seat)).unwrap()
+            } else {
+                json!([])
+            }
+        );
+    }
+
+    /// An event as served to `seat`, given the stored one.
+    fn check_event(seat: Seat, served: &Value, stored: &Event, where_: &str) {
+        assert_no_keys(served, &EVENT_SECRET_KEYS, where_);
+        assert_eq!(
+            served,
+            &serde_json::to_value(stored.redacted_for(Some(seat))).unwrap(),
+            "{where_}"
+        );
+        match stored {
+            Event::DevCardBought { seat: buyer, .. } if *buyer != seat => {
+                assert!(served["card"].is_null(), "{where_}: {served}")
+            }
+            Event::Stole { thief, victim, .. } if *thief != seat && *victim != seat => {
+                assert!(served["resource"].is_null(), "{where_}: {served}")
+            }
+            _ => {}
+        }
+    }
+
+    fn after_move(&mut self, step: &Step) {
+        self.moves += 1;
+        let truth_text = self.db.state_text(&self.id);
+        let truth: GameState = serde_json::from_str(&truth_text).unwrap();
+        let n = step.outcome["move_number"].as_i64().unwrap();
+
+        // The move response, for the mover.
+        let mover = self.seats[step.who];
+        let out = &step.outcome;
+        assert_no_keys(&out["view"], &SECRET_KEYS, "move response");
+        assert_no_keys(out, &EVENT_SECRET_KEYS, "move response");
+        assert_eq!(
+            out["view"],
+            serde_json::to_value(truth.view(Some(mover))).unwrap()
+        );
+        let stored = self.db.events(&self.id, n);
+        let served = out["events"].as_array().unwrap();
+        assert_eq!(served.len(), stored.len());
+        for (s, e) in served.iter().zip(&stored) {
+            Self::check_event(mover, s, e, "move response");
+        }
+
+        for who in 0..2 {
+            let seat = self.seats[who];
+            let p = self.players[who];
+            // The game as served.
+            let detail = game(p, &self.id);
+            self.check_view(who, &truth, &detail);
+            // The new log rows, as served.
+            let rows = p
+                .get(&format!(
+                    "/api/v1/games/{}/log?after={}",
+                    self.id, self.seen[who]
+                ))
+                .ok()
+                .as_array()
+                .unwrap()
+                .clone();
+            for row in &rows {
+                let seq = row["seq"].as_i64().unwrap();
+                let stored = self.db.events(&self.id, seq);
+                let served = row["events"].as_array().unwrap();
+                assert_eq!(served.len(), stored.len());
+                for (s, e) in served.iter().zip(&stored) {
+                    Self::check_event(seat, s, e, "log");
+                }
+                self.seen[who] = seq;
+            }
+            assert_eq!(self.seen[who], n, "the log is behind the game");
+
+            // Another world, the same game for this seat: in the engine
+            // after every move, over HTTP every few moves.
+            if detail["status"] != "active" {
+                continue;
+            }
+            let world = other_world(&truth, seat);
+            let opp = 1 - seat.index();
+            assert_eq!(
+                world.players[opp].hand.total(),
+                truth.players[opp].hand.total()
+            );
+            assert_eq!(
+                truth.view(Some(seat)),
+                world.view(Some(seat)),
+                "seat {seat:?} can tell the worlds apart"
+            );
+            assert_eq!(truth.legal_actions(seat), world.legal_actions(seat));
+            if self.moves % 7 == who {
+                let changed = world != truth;
+                assert!(changed);
+                self.db
+                    .set_state(&self.id, &serde_json::to_string(&world).unwrap());
+                let there = game(p, &self.id);
+                self.db.set_state(&self.id, &truth_text);
+                assert_eq!(there, detail, "seat {seat:?} can tell the worlds apart");
+                self.worlds_checked += 1;
+                if world.players[opp].hand != truth.players[opp].hand {
+                    self.hands_swapped += 1;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn nothing_hidden_is_served_to_the_other_seat() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (root, _) = register_admin(&server, "root");
+        let mut total_moves = 0;
+        let mut hidden_cards_seen = 0;
+        let mut finished = 0;
+        let mut hands_swapped = 0;
+        // (variant, options, move cap): random play is long-winded, so two
+        // games stop early and one is played to its end; more games follow
+        // (rarely) until a development card was bought.
+        let games = [
+            ("standard", json!({"vp_target": 5}), 150),
+            ("duel", json!({"vp_target": 3}), 5000),
+            (
+                "standard",
+                json!({"vp_target": 5, "balanced_dice": true}),
+                150,
+            ),
+        ];
+        let mut g = 0;
+        while g < games.len() || (hidden_cards_seen == 0 && g < games.len() + 4) {
+            let (variant, options, cap) =
+                games
+                    .get(g)
+                    .cloned()
+                    .unwrap_or(("standard", json!({}), 150));
+            g += 1;
+            let (a, b, id) = api.new_game(variant, options);
+            let seats = [a.clone(), b.clone()]
+                .map(|p| Seat(game(&p, &id)["your_seat"].as_u64().unwrap() as u8));
+            let mut checker = Checker {
+                db: Db(server.db()),
+                id: id.clone(),
+                players: [&a, &b],
+                seats,
+                seen: [0, 0],
+                moves: 0,
+                worlds_checked: 0,
+                hands_swapped: 0,
+            };
+            // The start row and the opening view.
+            for who in 0..2 {
+                let state = checker.db.state(&id);
+                checker.check_view(who, &state, &game(checker.players[who], &id));
+            }
+            let made = play_with_policy([&a, &b], &id, 1000 + g as u64, cap, secretive, |step| {
+                checker.after_move(step)
+            });
+            assert_eq!(made, checker.moves);
+            assert!(
+                checker.worlds_checked > made / 7,
+                "{}",
+                checker.worlds_checked
+            );
+            total_moves += made;
+            hands_swapped += checker.hands_swapped;
+            // Once over, the seed and the final scores are public.
+            let end = game(&a, &id);
+            if end["status"] == "finished" {
+                finished += 1;
+                assert!(end["seed"].is_string(), "{}", end["seed"]);
+                for p in end["view"]["players"].as_array().unwrap() {
+                    assert!(p["final_vp"].is_u64(), "{p}");
+                }
+            }
+            // The worlds were put back: the log still verifies.
+            let report = root.get(&format!("/api/v1/admin/games/{id}/verify"));
+            assert_eq!(report.ok()["ok"], true, "{}", report.body);
+            let full = root.full_log(&id, true);
+            hidden_cards_seen += full
+                .iter()
+                .flat_map(|r| r["events"].as_array().unwrap())
+                .filter(|e| e["type"] == "dev_card_bought")
+                .count();
+        }
+        assert!(total_moves > 60, "{backend:?}: only {total_moves} moves");
+        assert!(finished > 0, "{backend:?}: no game ended");
+        assert!(
+            hands_swapped > 10,
+            "{backend:?}: {hands_swapped} hands swapped"
+        );
+        // The redaction of bought cards was exercised.
+        assert!(hidden_cards_seen > 0, "{backend:?}: no card was bought");
+    }
+}
