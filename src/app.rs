@@ -190,11 +190,12 @@ pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
 
 /// Extractor configuration shared by every scope: all errors as problem+json.
 pub fn extractor_config(cfg: &mut web::ServiceConfig, body_limit: usize) {
-    cfg.app_data(
-        web::JsonConfig::default()
-            .limit(body_limit)
-            .error_handler(problem::json_error),
-    )
-    .app_data(web::PathConfig::default().error_handler(problem::path_error))
-    .app_data(web::QueryConfig::default().error_handler(problem::query_error));
+    cfg.app_data(web::PayloadConfig::new(body_limit))
+        .app_data(
+            web::JsonConfig::default()
+                .limit(body_limit)
+                .error_handler(problem::json_error),
+        )
+        .app_data(web::PathConfig::default().error_handler(problem::path_error))
+        .app_data(web::QueryConfig::default().error_handler(problem::query_error));
 }

@@ -662,3 +662,25 @@ fn health_probes() {
         }
     }
 }
+
+/// Cut-off JSON is a syntax error even when the part that arrived already
+/// names a field the endpoint does not know.
+#[test]
+fn truncated_json_is_400_whatever_it_names_first() {
+    let server = TestServer::start(common::Backend::Sqlite);
+    let api = server.client();
+    let (a, _b, id) = api.new_game("standard", serde_json::json!({}));
+    let ct = [("content-type", "application/json")];
+    api.post_raw("/api/v1/accounts", r#"{"nope": 1, "email": "#, &ct)
+        .problem(400, "malformed_json");
+    a.post_raw(&format!("/api/v1/games/{id}/moves"), r#"{"email": "#, &ct)
+        .problem(400, "malformed_json");
+    a.post_raw(&format!("/api/v1/games/{id}/moves"), r#"{"email": 1}"#, &ct)
+        .problem(422, "invalid_body");
+    a.post_raw(
+        &format!("/api/v1/games/{id}/moves"),
+        r#"{"expected_move_number": 1, "action": {"type": "roll_dice"}}"#,
+        &[],
+    )
+    .problem(415, "unsupported_media_type");
+}

@@ -1,6 +1,7 @@
 //! Accounts: registration, login (access tokens), and the Ed25519 public
 //! keys a player registers to sign moves.
 
+use crate::api::json::Json;
 use crate::api::problem::{ApiError, Problem};
 use crate::app::{AppState, Db};
 use crate::auth::{AuthUser, password};
@@ -128,7 +129,7 @@ fn check_registration(req: &RegisterRequest) -> Result<(String, String), ApiErro
 pub async fn register(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Json<RegisterRequest>,
+    body: Json<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
     state.login_limiter.check(&client_key(&req))?;
     let (email, name) = check_registration(&body)?;
@@ -157,7 +158,7 @@ pub async fn register(
 pub async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
-    body: web::Json<LoginRequest>,
+    body: Json<LoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
     state.login_limiter.check(&client_key(&req))?;
     let email = body.email.trim().to_lowercase();
@@ -227,7 +228,7 @@ impl From<UserKey> for KeyInfo {
 pub async fn add_key(
     state: web::Data<AppState>,
     user: AuthUser,
-    body: web::Json<AddKeyRequest>,
+    body: Json<AddKeyRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let key = body.public_key.trim().to_string();
     let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD

@@ -1,5 +1,6 @@
 //! Games: lifecycle, moves and the move log.
 
+use crate::api::json::Json;
 use crate::api::problem::{ApiError, Problem};
 use crate::app::{AppState, Db};
 use crate::auth::AuthUser;
@@ -20,7 +21,7 @@ use utoipa::{IntoParams, ToSchema};
 pub async fn create(
     state: web::Data<AppState>,
     user: AuthUser,
-    body: web::Json<CreateGame>,
+    body: Json<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let created = state
@@ -135,7 +136,7 @@ pub async fn invite(
     state: web::Data<AppState>,
     user: AuthUser,
     path: web::Path<String>,
-    body: web::Json<InviteRequest>,
+    body: Json<InviteRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let token = state
@@ -210,27 +211,12 @@ pub async fn submit_move(
     user: AuthUser,
     path: web::Path<String>,
     req: HttpRequest,
-    body: web::Bytes,
+    body: Json<serde_json::Value>,
 ) -> Result<HttpResponse, ApiError> {
     state.move_limiter.check(&format!("user:{}", user.id))?;
-    if body.len() > state.config.body_limit_bytes {
-        return Err(ApiError::new(
-            actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            "Payload too large",
-            format!(
-                "body exceeds the limit of {} bytes",
-                state.config.body_limit_bytes
-            ),
-        ));
-    }
-    let parsed: MoveRequest = serde_json::from_slice(&body).map_err(|e| {
-        if e.is_data() {
-            ApiError::unprocessable("invalid_body", e.to_string())
-        } else {
-            ApiError::bad_request("malformed_json", e.to_string())
-        }
-    })?;
+    let body = body.into_inner();
+    let parsed: MoveRequest = serde_json::from_value(body.clone())
+        .map_err(|e| ApiError::unprocessable("invalid_body", e.to_string()))?;
     let id = path.into_inner();
     let idem = match req.headers().get("idempotency-key") {
         None => None,
@@ -247,7 +233,8 @@ pub async fn submit_move(
                         "Idempotency-Key must be 1 to 200 visible characters",
                     )
                 })?;
-            let hash = crate::service::audit::sha256_hex(&[id.as_bytes(), b"\n", &body].concat());
+            // Keys are sorted in serde_json's maps, so equal JSON hashes equally.
+            let hash = crate::service::audit::sha256_hex(format!("{id}\n{body}").as_bytes());
             Some((key.to_string(), hash))
         }
     };

@@ -5,6 +5,7 @@ pub mod admin;
 pub mod games;
 pub mod health;
 pub mod integral;
+pub mod json;
 pub mod problem;
 
 use utoipa_actix_web::service_config::ServiceConfig;

@@ -20,7 +20,7 @@ CREATE TABLE user_keys (
 CREATE INDEX user_keys_user ON user_keys (user_id);
 
 CREATE TABLE games (
-    id TEXT PRIMARY KEY,
+    id TEXT NOT NULL PRIMARY KEY,
     variant TEXT NOT NULL,
     config TEXT NOT NULL,
     status TEXT NOT NULL,
@@ -50,7 +50,7 @@ CREATE TABLE game_players (
 CREATE INDEX game_players_user ON game_players (user_id);
 
 CREATE TABLE invitations (
-    id TEXT PRIMARY KEY,
+    id TEXT NOT NULL PRIMARY KEY,
     game_id TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
     email TEXT NOT NULL,
     token_hash TEXT NOT NULL UNIQUE,
