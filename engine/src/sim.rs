@@ -169,6 +169,49 @@ pub fn random_action_with(
         LegalAction::AcceptTrade => Action::AcceptTrade,
         LegalAction::DeclineTrade => Action::DeclineTrade,
         LegalAction::WithdrawTrade => Action::WithdrawTrade,
+        LegalAction::BuildNeutralRoad { neutral, edges } => Action::BuildNeutralRoad {
+            neutral: *neutral,
+            edge: edges.nth(k)?,
+        },
+        LegalAction::BuildNeutralSettlement { neutral, nodes } => Action::BuildNeutralSettlement {
+            neutral: *neutral,
+            node: nodes.nth(k)?,
+        },
+        LegalAction::ForcedTrade { .. } => Action::ForcedTrade,
+        LegalAction::ForcedTradeGive { count } => Action::ForcedTradeGive {
+            cards: random_cards(hand, *count as u32, rng),
+        },
+        LegalAction::RobberToDesert { .. } => Action::RobberToDesert,
+        LegalAction::DiscardKnight => Action::DiscardKnight,
+        LegalAction::AskNeutralTrade => Action::AskNeutralTrade,
+        LegalAction::AcceptNeutralTrade { give, receive } => {
+            let r = receive.nth(k)?;
+            let mut others = hand;
+            others[r] = 0;
+            Action::AcceptNeutralTrade {
+                give: random_cards(others, *give as u32, rng),
+                receive: r,
+            }
+        }
+        LegalAction::DeclineNeutralTrade => Action::DeclineNeutralTrade,
+        LegalAction::VoteReroll => Action::VoteReroll { reroll: k == 0 },
+        LegalAction::Bid => Action::Bid {
+            cards: random_cards(hand, 1 + rng.below(hand.total().clamp(1, 3)), rng),
+        },
+        LegalAction::PassBid => Action::PassBid,
+        LegalAction::RaiseBid { min, available } => {
+            let mut free = hand;
+            if let crate::state::Phase::Variant(crate::variants::Step::Auction(a)) = s.phase()
+                && let Some(bid) = a.bid_of(seat)
+            {
+                free.sub(&bid);
+            }
+            let extra = rng.below((*available - *min).min(2) as u32 + 1);
+            Action::RaiseBid {
+                cards: random_cards(free, *min as u32 + extra, rng),
+            }
+        }
+        LegalAction::Concede => Action::Concede,
     })
 }
 
@@ -193,7 +236,7 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
     let seat = Seat(rng.below(3) as u8);
     let id = rng.below(80) as u8;
     let r = random_resource(rng);
-    let action = match rng.below(12) {
+    let action = match rng.below(26) {
         0 => Action::RollDice,
         1 => Action::EndTurn,
         2 => Action::BuildRoad { edge: id },
@@ -220,7 +263,38 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
             give: ResourceCounts::single(r, 1),
             receive: ResourceCounts::single(random_resource(rng), 1),
         },
-        _ => Action::AcceptTrade,
+        11 => Action::AcceptTrade,
+        12 => Action::BuildNeutralRoad {
+            neutral: Seat(rng.below(5) as u8),
+            edge: id,
+        },
+        13 => Action::BuildNeutralSettlement {
+            neutral: Seat(rng.below(5) as u8),
+            node: id,
+        },
+        14 => Action::ForcedTrade,
+        15 => Action::ForcedTradeGive {
+            cards: ResourceCounts::single(r, 1 + rng.below(3) as u8),
+        },
+        16 => Action::RobberToDesert,
+        17 => Action::DiscardKnight,
+        18 => Action::AskNeutralTrade,
+        19 => Action::AcceptNeutralTrade {
+            give: ResourceCounts::single(r, 1 + rng.below(2) as u8),
+            receive: random_resource(rng),
+        },
+        20 => Action::DeclineNeutralTrade,
+        21 => Action::VoteReroll {
+            reroll: rng.below(2) == 0,
+        },
+        22 => Action::Bid {
+            cards: ResourceCounts::single(r, rng.below(3) as u8),
+        },
+        23 => Action::PassBid,
+        24 => Action::RaiseBid {
+            cards: ResourceCounts::single(r, rng.below(3) as u8),
+        },
+        _ => Action::Concede,
     };
     (seat, action)
 }
