@@ -22,10 +22,12 @@ pub const NO_BIDDING_FROM_VP: u8 = 8;
 /// Policy `auto` re-rolls while more than this many 6/8 tokens would go.
 pub const MAX_RED_TOKENS_REMOVED: u8 = 2;
 /// Bounds policy `auto`'s re-rolls. Some pair of opposite sides always
-/// removes at most two red tokens (each row holds at most two, as reds are
-/// never adjacent on the printed and default boards), so re-rolls end
-/// quickly; should a board admit no such roll, the last roll stands.
-const MAX_AUTO_REROLLS: usize = 200;
+/// removes at most two red tokens (opposite rows are disjoint and the four
+/// reds lie in at most eight rows in all, so one of the three opposite pairs
+/// holds at most two), and that pair comes up with probability 1/18 or more
+/// per roll: the bound is never reached in practice, and past it the last
+/// roll stands.
+const MAX_AUTO_REROLLS: usize = 1000;
 /// Bounds re-rolling a 6 on the offer or bank die (1/6 each time).
 const MAX_DIE_REROLLS: usize = 64;
 
