@@ -172,6 +172,12 @@ fn pay(s: &mut GameState, seat: Seat, cost: u8, ev: &mut Vec<Event>) {
 
 fn check_forced_trade(s: &GameState, seat: Seat) -> Result<u8, ActionError> {
     let cost = check_token_action(s, seat, "forced_trade")?;
+    check_forced_trade_cards(s, seat)?;
+    Ok(cost)
+}
+
+/// The forced trade's own conditions, beyond those of every token action.
+fn check_forced_trade_cards(s: &GameState, seat: Seat) -> Result<(), ActionError> {
     let theirs = s.player(seat.opponent()).hand.total();
     if theirs == 0 {
         return Err(ActionError::OpponentHasNoCards);
@@ -180,7 +186,7 @@ fn check_forced_trade(s: &GameState, seat: Seat) -> Result<u8, ActionError> {
     if held < 2 {
         return Err(ActionError::TooFewCardsToGive { held });
     }
-    Ok(cost)
+    Ok(())
 }
 
 fn forced_trade(s: &mut GameState, seat: Seat, ev: &mut Vec<Event>) -> Result<(), ActionError> {
@@ -507,13 +513,13 @@ impl VariantHooks for CatanForTwo {
                 out.push(LegalAction::ForcedTradeGive { count: 2 });
             }
             Phase::BeforeRoll | Phase::Main if seat == s.active => {
-                if let Ok(cost) = check_forced_trade(s, seat) {
-                    out.push(LegalAction::ForcedTrade { cost });
-                }
-                if let Ok(cost) = check_token_action(s, seat, "robber_to_desert")
-                    && s.board.desert().is_some_and(|d| d != s.robber)
-                {
-                    out.push(LegalAction::RobberToDesert { cost });
+                if let Ok(cost) = check_token_action(s, seat, "forced_trade") {
+                    if check_forced_trade_cards(s, seat).is_ok() {
+                        out.push(LegalAction::ForcedTrade { cost });
+                    }
+                    if s.board.desert().is_some_and(|d| d != s.robber) {
+                        out.push(LegalAction::RobberToDesert { cost });
+                    }
                 }
                 if let Some(t) = tokens(s)
                     && !t.knight_discarded
