@@ -19,7 +19,7 @@ use diesel::prelude::*;
 use hexpost::store::schema::games;
 use hexpost_engine::rng::{Dice, GameRng};
 use hexpost_engine::types::{DevCard, DevCounts, Resource};
-use hexpost_engine::{Action, Event, GameState, LegalAction, ResourceCounts, Seat};
+use hexpost_engine::{Action, Event, GameState, LegalAction, Seat};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -170,11 +170,11 @@ fn other_world(s: &GameState, viewer: Seat) -> GameState {
 
 /// A random player that buys development cards whenever it can, so that
 /// hands hold secrets worth keeping; otherwise uniform over what is legal.
-fn secretive(legal: &[LegalAction], hand: ResourceCounts, rng: &mut GameRng) -> Action {
+fn secretive(view: &Value, legal: &[LegalAction], rng: &mut GameRng) -> Action {
     if legal.contains(&LegalAction::BuyDevelopmentCard) && rng.below(4) != 0 {
         return Action::BuyDevelopmentCard;
     }
-    choose(legal, hand, rng)
+    choose(view, legal, rng)
 }
 
 struct Checker<'a> {

@@ -52,3 +52,44 @@ fn complete_games_to_victory_on_both_backends() {
         }
     }
 }
+
+/// Each helper variant plays to the end over HTTP: automated seats act
+/// inside the submitted moves, decisions awaited from the player who is not
+/// active reach them, and the log verifies by replay.
+#[test]
+fn variant_games_to_victory_and_verified() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (admin, admin_id) = api.register(&format!("vroot{backend:?}").to_lowercase());
+        let admin = promote_admin(
+            &server,
+            &admin,
+            admin_id,
+            &format!("vroot{backend:?}@example.org").to_lowercase(),
+        );
+        for (variant, options, seed) in [
+            ("catan_for_two", json!({"vp_target": 5}), 11),
+            ("neutral_trader", json!({"vp_target": 5}), 12),
+            ("shadow", json!({"vp_target": 5, "edition": "1998"}), 13),
+            (
+                "shadow",
+                json!({"vp_target": 5, "removal_reroll": "agree"}),
+                14,
+            ),
+        ] {
+            let (a, b, id) = api.new_game(variant, options.clone());
+            let moves = play_out([&a, &b], &id, seed);
+            let end = game(&a, &id);
+            assert_eq!(end["status"], "finished", "{backend:?} {variant} {options}");
+            assert!(moves > 10, "{backend:?} {variant}: {moves} moves");
+            let report = admin.get(&format!("/api/v1/admin/games/{id}/verify"));
+            assert_eq!(
+                report.ok()["ok"],
+                true,
+                "{backend:?} {variant}: {}",
+                report.body
+            );
+        }
+    }
+}

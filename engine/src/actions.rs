@@ -65,6 +65,55 @@ pub enum Action {
     AcceptTrade,
     DeclineTrade,
     WithdrawTrade,
+
+    // --- Variant actions: refused with `not_in_variant` elsewhere. ---
+    /// catan_for_two: the free neutral road owed after building one;
+    /// neutral_trader: the neutral road won in a roll-off.
+    BuildNeutralRoad {
+        neutral: Seat,
+        edge: EdgeId,
+    },
+    /// catan_for_two: the free neutral settlement owed after building one.
+    BuildNeutralSettlement {
+        neutral: Seat,
+        node: NodeId,
+    },
+    /// catan_for_two token action: draw two random cards from the opponent,
+    /// then give two (`forced_trade_give`).
+    ForcedTrade,
+    /// catan_for_two: the two cards given back after a forced trade's draw.
+    ForcedTradeGive {
+        cards: ResourceCounts,
+    },
+    /// catan_for_two token action: move the robber to the desert, no steal.
+    RobberToDesert,
+    /// catan_for_two: discard one played knight for two trade tokens.
+    DiscardKnight,
+    /// neutral_trader: roll on the chart for a trade with the neutral.
+    AskNeutralTrade,
+    /// neutral_trader: take the chart's proposal, giving `give` for one `receive`.
+    AcceptNeutralTrade {
+        give: ResourceCounts,
+        receive: Resource,
+    },
+    DeclineNeutralTrade,
+    /// shadow, re-roll policy `agree`: ask (true) or refuse (false) to
+    /// re-roll the removed hexes.
+    VoteReroll {
+        reroll: bool,
+    },
+    /// shadow auction: a sealed first bid of some cards for the offered card.
+    Bid {
+        cards: ResourceCounts,
+    },
+    /// shadow auction: no bid.
+    PassBid,
+    /// shadow auction: add `cards` to one's bid, reaching at least the other's.
+    RaiseBid {
+        cards: ResourceCounts,
+    },
+    /// shadow auction: give up to the higher bid.
+    Concede,
 }
 
 impl Action {
@@ -88,7 +137,43 @@ impl Action {
             Action::AcceptTrade => "accept_trade",
             Action::DeclineTrade => "decline_trade",
             Action::WithdrawTrade => "withdraw_trade",
+            Action::BuildNeutralRoad { .. } => "build_neutral_road",
+            Action::BuildNeutralSettlement { .. } => "build_neutral_settlement",
+            Action::ForcedTrade => "forced_trade",
+            Action::ForcedTradeGive { .. } => "forced_trade_give",
+            Action::RobberToDesert => "robber_to_desert",
+            Action::DiscardKnight => "discard_knight",
+            Action::AskNeutralTrade => "ask_neutral_trade",
+            Action::AcceptNeutralTrade { .. } => "accept_neutral_trade",
+            Action::DeclineNeutralTrade => "decline_neutral_trade",
+            Action::VoteReroll { .. } => "vote_reroll",
+            Action::Bid { .. } => "bid",
+            Action::PassBid => "pass_bid",
+            Action::RaiseBid { .. } => "raise_bid",
+            Action::Concede => "concede",
         }
+    }
+
+    /// True for the actions only some variants have; the base rules refuse
+    /// them with `not_in_variant` when no variant took them.
+    pub fn variant_only(&self) -> bool {
+        matches!(
+            self,
+            Action::BuildNeutralRoad { .. }
+                | Action::BuildNeutralSettlement { .. }
+                | Action::ForcedTrade
+                | Action::ForcedTradeGive { .. }
+                | Action::RobberToDesert
+                | Action::DiscardKnight
+                | Action::AskNeutralTrade
+                | Action::AcceptNeutralTrade { .. }
+                | Action::DeclineNeutralTrade
+                | Action::VoteReroll { .. }
+                | Action::Bid { .. }
+                | Action::PassBid
+                | Action::RaiseBid { .. }
+                | Action::Concede
+        )
     }
 }
 
@@ -157,6 +242,48 @@ pub enum LegalAction {
     AcceptTrade,
     DeclineTrade,
     WithdrawTrade,
+
+    // --- Variant entries ---
+    BuildNeutralRoad {
+        neutral: Seat,
+        edges: EdgeSet,
+    },
+    BuildNeutralSettlement {
+        neutral: Seat,
+        nodes: NodeSet,
+    },
+    /// `cost`: the trade tokens it takes (1 or 2).
+    ForcedTrade {
+        cost: u8,
+    },
+    /// Give exactly `count` cards of your hand.
+    ForcedTradeGive {
+        count: u8,
+    },
+    RobberToDesert {
+        cost: u8,
+    },
+    DiscardKnight,
+    AskNeutralTrade,
+    /// Give `give` cards of your choice, none of the resource received, for
+    /// one of `receive` (what the chart names and the neutral holds).
+    AcceptNeutralTrade {
+        give: u8,
+        receive: ResourceSet,
+    },
+    DeclineNeutralTrade,
+    /// `reroll` true or false.
+    VoteReroll,
+    /// Bid any non-empty part of your hand.
+    Bid,
+    PassBid,
+    /// Add at least `min` cards (to reach the other bid) from the `available`
+    /// cards of your hand not already bid.
+    RaiseBid {
+        min: u8,
+        available: u8,
+    },
+    Concede,
 }
 
 impl LegalAction {
@@ -171,6 +298,10 @@ impl LegalAction {
                 targets.iter().map(|t| t.victims.len().max(1)).sum()
             }
             LegalAction::MaritimeTrade { options } => options.iter().map(|o| o.receive.len()).sum(),
+            LegalAction::BuildNeutralRoad { edges, .. } => edges.len(),
+            LegalAction::BuildNeutralSettlement { nodes, .. } => nodes.len(),
+            LegalAction::AcceptNeutralTrade { receive, .. } => receive.len(),
+            LegalAction::VoteReroll => 2,
             _ => 1,
         }
     }

@@ -81,6 +81,39 @@ pub enum ActionError {
     BankShortage { resource: Resource },
     #[error("choose {expected} resource(s)")]
     WrongResourceCount { expected: u8 },
+    #[error("`{action}` is not part of the {variant} variant")]
+    NotInVariant {
+        action: &'static str,
+        variant: &'static str,
+    },
+    #[error("players may not trade with each other in this game (option no_player_trade)")]
+    DomesticTradeDisabled,
+    #[error("this takes {cost} trade token(s) and you hold {held}")]
+    NoTokens { cost: u8, held: u8 },
+    #[error("you have already taken a trade-token action this turn")]
+    TokenActionUsed,
+    #[error("your opponent holds no cards")]
+    OpponentHasNoCards,
+    #[error("after the draw you would hold {held} card(s), fewer than the 2 you must give")]
+    TooFewCardsToGive { held: u32 },
+    #[error("you have no played knight to discard")]
+    NoPlayedKnight,
+    #[error("you have already discarded a knight this turn")]
+    KnightAlreadyDiscarded,
+    #[error("the trade-token supply is empty")]
+    TokenSupplyEmpty,
+    #[error("seat {seat} is not a neutral colour you may build for now")]
+    NotANeutral { seat: Seat },
+    #[error("you must build a neutral {expected} now")]
+    WrongNeutralPiece { expected: &'static str },
+    #[error("you have already traded with the neutral this turn")]
+    NeutralTradeUsed,
+    #[error("the chart's proposal does not offer {resource}")]
+    NotOffered { resource: Resource },
+    #[error("a bid must hold at least one card")]
+    EmptyBid,
+    #[error("a raise must bring your bid to at least {needed} cards")]
+    BidTooLow { needed: u32 },
 }
 
 impl ActionError {

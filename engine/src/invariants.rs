@@ -3,8 +3,9 @@
 
 use crate::board::topology::HEX_COUNT;
 use crate::rng::GameRng;
-use crate::state::{BuildingKind, GameState, Phase};
-use crate::types::{DevCard, Resource, Seat};
+use crate::state::{BuildingKind, GameState, Phase, SeatKind};
+use crate::types::{DevCard, Resource, ResourceCounts, Seat};
+use crate::variants::{Bid, Step, VariantState};
 use crate::{Action, ActionError, Event};
 
 pub const DECK_SIZE: u32 = 25;
@@ -73,13 +74,20 @@ pub fn check_state(s: &GameState) -> Result<(), String> {
                 p.road_length
             ));
         }
-        if p.knights_played != p.played_dev.knight {
+        if p.knights_played + p.knights_discarded != p.played_dev.knight {
             return Err(format!(
-                "{seat}: knights_played {} != knights in played cards {}",
-                p.knights_played, p.played_dev.knight
+                "{seat}: knights_played {} + discarded {} != knights in played cards {}",
+                p.knights_played, p.knights_discarded, p.played_dev.knight
             ));
         }
+        if !p.seat.is_real() && (p.dev_card_count() > 0 || p.played_dev.total() > 0) {
+            return Err(format!("automated {seat} holds development cards"));
+        }
+        if p.kind != SeatKind::Neutral && !p.seat.is_real() && !p.hand.is_empty() {
+            return Err(format!("fictional {seat} holds cards"));
+        }
     }
+    check_variant(s)?;
     if let Some(h) = s.longest_road {
         let hl = s.player(h).road_length;
         if hl < 5 || s.players.iter().any(|p| p.road_length > hl) {
@@ -125,6 +133,70 @@ pub fn check_state(s: &GameState) -> Result<(), String> {
     Ok(())
 }
 
+/// What each variant adds: the trade-token supply, the shadow's removed
+/// hexes, the neutral trader's conversions.
+fn check_variant(s: &GameState) -> Result<(), String> {
+    if s.board.removed != 0 {
+        // No building or road touches a removed hex, so no removed hex can
+        // produce for anyone: production only pays adjacent buildings.
+        for (n, b) in s.buildings.iter().enumerate() {
+            if b.is_some() && !s.node_in_play(n as u8) {
+                return Err(format!("building on node {n}, which touches a removed hex"));
+            }
+        }
+        for (e, r) in s.roads.iter().enumerate() {
+            if r.is_some() && !s.edge_in_play(e as u8) {
+                return Err(format!("road on edge {e}, which borders a removed hex"));
+            }
+        }
+        if !s.hex_in_play(s.robber)
+            && !crate::variants::hooks(s.rules.variant).robber_may_enter_removed(s)
+            && s.board.desert() != Some(s.robber)
+        {
+            return Err(format!("robber on removed hex {}", s.robber));
+        }
+    }
+    match &s.variant {
+        VariantState::None => {}
+        VariantState::CatanForTwo(t) => {
+            let sum = t.supply as u32 + t.held.iter().map(|&n| n as u32).sum::<u32>();
+            if sum != crate::variants::catan_for_two::TOKENS_TOTAL as u32 {
+                return Err(format!("trade tokens: supply + players = {sum}, not 20"));
+            }
+            if s.players.len() != 4 || s.seats_of(SeatKind::Neutral).count() != 2 {
+                return Err("catan_for_two needs two neutral seats".into());
+            }
+        }
+        VariantState::NeutralTrader(t) => {
+            let hand = s.player(t.neutral).hand;
+            let bank_pays = s.bank[Resource::Brick] > 0 || s.bank[Resource::Lumber] > 0;
+            for r in [Resource::Wool, Resource::Grain, Resource::Ore] {
+                if hand[r] >= crate::variants::neutral_trader::CONVERSION_RATE && bank_pays {
+                    return Err(format!("the neutral holds {} {r} after a step", hand[r]));
+                }
+            }
+        }
+        VariantState::Shadow(st) => {
+            if st
+                .fictional
+                .iter()
+                .any(|f| s.player(*f).kind != SeatKind::Fictional)
+            {
+                return Err("shadow's fictional seats are not fictional".into());
+            }
+            let expected = match st.removal_sides.as_slice() {
+                [a] => crate::variants::shadow::removal_mask(*a, *a),
+                [a, b] => crate::variants::shadow::removal_mask(*a, *b),
+                other => return Err(format!("removal sides {other:?}")),
+            };
+            if expected != s.board.removed {
+                return Err("removed hexes differ from the removal roll".into());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The view and legal actions of `viewer` must not change when everything
 /// hidden from it changes: the other seats' hand composition (same count;
 /// the bank absorbs the difference), their development cards (same counts
@@ -136,7 +208,8 @@ pub fn check_view_hides(s: &GameState, viewer: Seat, salt: u64) -> Result<(), St
     let mut alt = s.clone();
     let mut rng = GameRng::from_seed(salt);
     for i in 0..alt.players.len() {
-        if alt.players[i].seat == viewer {
+        // Automated seats' hands are public; only the opponent's is hidden.
+        if alt.players[i].seat == viewer || alt.players[i].hand_is_public() {
             continue;
         }
         // Swap single cards between resources while both bank and hand allow.
@@ -158,6 +231,17 @@ pub fn check_view_hides(s: &GameState, viewer: Seat, salt: u64) -> Result<(), St
                 *cards.get_mut(DevCard::ALL[rng.below(5) as usize]) += 1;
             }
         }
+    }
+    // The opponent's sealed first answer in an auction is hidden too.
+    if let Some(Phase::Variant(Step::Auction(a))) = alt.phases.last_mut()
+        && a.sealed()
+    {
+        let other = viewer.opponent().index();
+        a.bids[other] = match a.bids[other] {
+            Bid::Passed => Bid::Cards(ResourceCounts::single(Resource::Ore, 9)),
+            Bid::Cards(_) => Bid::Passed,
+            b => b,
+        };
     }
     rng.shuffle(&mut alt.dev_deck);
     alt.rng = GameRng::from_seed(salt ^ 0x9e37_79b9_7f4a_7c15);
@@ -187,7 +271,7 @@ pub fn check_events_redacted(events: &[Event], viewer: Option<Seat>) -> Result<(
                 thief,
                 victim,
                 resource: Some(_),
-            } if viewer != Some(thief) && viewer != Some(victim) => {
+            } if victim.is_real() && viewer != Some(thief) && viewer != Some(victim) => {
                 return Err(format!("{viewer:?} sees the stolen card of {e:?}"));
             }
             Event::DevCardBought {
@@ -195,6 +279,24 @@ pub fn check_events_redacted(events: &[Event], viewer: Option<Seat>) -> Result<(
                 card: Some(_),
             } if viewer != Some(seat) => {
                 return Err(format!("{viewer:?} sees the bought card of {e:?}"));
+            }
+            Event::ForcedTradeDrew {
+                seat,
+                from: other,
+                cards: Some(_),
+            }
+            | Event::ForcedTradeGave {
+                seat,
+                to: other,
+                cards: Some(_),
+            }
+            | Event::CardLost {
+                seat,
+                by: other,
+                resource: Some(_),
+                ..
+            } if viewer != Some(seat) && viewer != Some(other) => {
+                return Err(format!("{viewer:?} sees the cards of {e:?}"));
             }
             _ => {}
         }

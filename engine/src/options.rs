@@ -12,21 +12,103 @@ pub enum Variant {
     #[default]
     Standard,
     Duel,
+    /// Official two-player rules: two neutral builders and trade tokens (RULES.md §3).
+    CatanForTwo,
+    /// One neutral player that produces, builds roads and trades by chart (§4).
+    NeutralTrader,
+    /// Two fictional players and a shrunken board (§5).
+    Shadow,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 2] = [Variant::Standard, Variant::Duel];
+    pub const ALL: [Variant; 5] = [
+        Variant::Standard,
+        Variant::Duel,
+        Variant::CatanForTwo,
+        Variant::NeutralTrader,
+        Variant::Shadow,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
             Variant::Standard => "standard",
             Variant::Duel => "duel",
+            Variant::CatanForTwo => "catan_for_two",
+            Variant::NeutralTrader => "neutral_trader",
+            Variant::Shadow => "shadow",
         }
     }
 
     pub fn parse(id: &str) -> Option<Variant> {
         Variant::ALL.into_iter().find(|v| v.id() == id)
     }
+}
+
+/// catan_for_two: where the two neutral start settlements go.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NeutralStart {
+    /// Our marked spots (docs/rules.md).
+    #[default]
+    Fixed,
+    /// A random mirrored pair of the same kind.
+    Random,
+}
+
+/// shadow: which text of the variant is played.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "EditionName", into = "&'static str")]
+pub enum Edition {
+    /// The 1998 text (seed 002).
+    Y1998,
+    /// The edited text (seed 004).
+    #[default]
+    Edited,
+}
+
+/// `edition=1998` arrives as a JSON number from `--option`, `"1998"` from
+/// an API body; both are accepted.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum EditionName {
+    Number(u64),
+    Text(String),
+}
+
+impl TryFrom<EditionName> for Edition {
+    type Error = String;
+    fn try_from(n: EditionName) -> Result<Self, String> {
+        match n {
+            EditionName::Number(1998) => Ok(Edition::Y1998),
+            EditionName::Text(t) if t == "1998" => Ok(Edition::Y1998),
+            EditionName::Text(t) if t == "edited" => Ok(Edition::Edited),
+            _ => Err("expected \"1998\" or \"edited\"".into()),
+        }
+    }
+}
+
+impl From<Edition> for &'static str {
+    fn from(e: Edition) -> &'static str {
+        match e {
+            Edition::Y1998 => "1998",
+            Edition::Edited => "edited",
+        }
+    }
+}
+
+/// shadow: when the removal roll is rolled again.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RemovalReroll {
+    /// While more than two 6/8 tokens would be removed.
+    #[default]
+    Auto,
+    /// When both players ask, after seeing the result.
+    Agree,
+    Never,
 }
 
 /// Options as the game creator gives them; every field may be left out, and
@@ -49,6 +131,17 @@ pub struct GameOptions {
     pub board: Option<LayoutKind>,
     /// On random boards, no 6 or 8 next to another 6 or 8.
     pub no_adjacent_red: Option<bool>,
+    /// Players may not trade with each other (the seed's optional rule of
+    /// neutral_trader; usable with any variant).
+    pub no_player_trade: Option<bool>,
+    /// catan_for_two: `fixed` (default) or `random` neutral start spots.
+    pub neutral_start: Option<NeutralStart>,
+    /// shadow: `1998` or `edited` (default).
+    pub edition: Option<Edition>,
+    /// shadow: `auto` (default), `agree` or `never`.
+    pub removal_reroll: Option<RemovalReroll>,
+    /// shadow: the offer die is rolled again on a 6 instead of offering nothing.
+    pub reroll_six: Option<bool>,
 }
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -70,8 +163,19 @@ pub struct Rules {
     pub balanced_dice: bool,
     pub board: LayoutKind,
     pub no_adjacent_red: bool,
+    #[serde(default)]
+    pub no_player_trade: bool,
+    #[serde(default)]
+    pub neutral_start: NeutralStart,
+    #[serde(default)]
+    pub edition: Edition,
+    #[serde(default)]
+    pub removal_reroll: RemovalReroll,
+    #[serde(default)]
+    pub reroll_six: bool,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
 #[error("option `{option}` {reason}")]
 pub struct ConfigError {
@@ -98,7 +202,36 @@ impl GameConfig {
             balanced_dice: o.balanced_dice.unwrap_or(duel),
             board: o.board.unwrap_or_default(),
             no_adjacent_red: o.no_adjacent_red.unwrap_or(true),
+            no_player_trade: o.no_player_trade.unwrap_or(false),
+            neutral_start: o.neutral_start.unwrap_or_default(),
+            edition: o.edition.unwrap_or_default(),
+            removal_reroll: o.removal_reroll.unwrap_or_default(),
+            reroll_six: o.reroll_six.unwrap_or(false),
         };
+        // A variant's own option given to another variant is a mistake worth
+        // reporting rather than ignoring.
+        let own = [
+            (
+                "neutral_start",
+                o.neutral_start.is_some(),
+                Variant::CatanForTwo,
+            ),
+            ("edition", o.edition.is_some(), Variant::Shadow),
+            (
+                "removal_reroll",
+                o.removal_reroll.is_some(),
+                Variant::Shadow,
+            ),
+            ("reroll_six", o.reroll_six.is_some(), Variant::Shadow),
+        ];
+        for (option, given, variant) in own {
+            if given && self.variant != variant {
+                return Err(ConfigError {
+                    option,
+                    reason: format!("applies to the {} variant only", variant.id()),
+                });
+            }
+        }
         if !(3..=20).contains(&rules.vp_target) {
             return Err(ConfigError {
                 option: "vp_target",
@@ -172,5 +305,38 @@ mod tests {
         assert!(c.set_option("vp_target", "\"ten\"").is_err());
         c.set_option("vp_target", "99").unwrap();
         assert_eq!(c.resolve().unwrap_err().option, "vp_target");
+    }
+
+    #[test]
+    fn variant_options_parse_and_belong_to_their_variant() {
+        let mut c = GameConfig::new(Variant::Shadow);
+        c.set_option("edition", "1998").unwrap();
+        c.set_option("removal_reroll", "agree").unwrap();
+        c.set_option("reroll_six", "true").unwrap();
+        let r = c.resolve().unwrap();
+        assert_eq!(
+            (r.edition, r.removal_reroll, r.reroll_six),
+            (Edition::Y1998, RemovalReroll::Agree, true)
+        );
+        c.set_option("edition", "\"edited\"").unwrap();
+        assert_eq!(c.resolve().unwrap().edition, Edition::Edited);
+        assert!(c.set_option("edition", "2001").is_err());
+        assert_eq!(serde_json::to_string(&Edition::Y1998).unwrap(), "\"1998\"");
+
+        let mut c = GameConfig::new(Variant::Standard);
+        c.set_option("neutral_start", "random").unwrap();
+        assert_eq!(c.resolve().unwrap_err().option, "neutral_start");
+        let mut c = GameConfig::new(Variant::CatanForTwo);
+        c.set_option("neutral_start", "random").unwrap();
+        c.set_option("no_player_trade", "true").unwrap();
+        let r = c.resolve().unwrap();
+        assert_eq!(
+            (r.neutral_start, r.no_player_trade),
+            (NeutralStart::Random, true)
+        );
+        for v in Variant::ALL {
+            assert_eq!(Variant::parse(v.id()), Some(v));
+            assert_eq!(serde_json::to_value(v).unwrap(), v.id());
+        }
     }
 }

@@ -17,6 +17,9 @@ pub enum Checks {
     /// After every action: conservation, recounts, hidden information, and
     /// a deliberately bad action that must change nothing.
     Full,
+    /// After every action: the state checks only (conservation, recounts,
+    /// the variant's invariants), for many more games in the same time.
+    Light,
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +81,22 @@ pub fn random_action_with(
     rng: &mut GameRng,
     policy: Policy,
 ) -> Option<Action> {
+    let own_bid = match s.phase() {
+        crate::state::Phase::Variant(crate::variants::Step::Auction(a)) => a.bid_of(seat),
+        _ => None,
+    };
+    choose_random(legal, s.player(seat).hand, own_bid, rng, policy)
+}
+
+/// The same choice from what the seat itself sees: its hand and, during an
+/// auction, its own standing bid. Clients of the API can use this directly.
+pub fn choose_random(
+    legal: &[LegalAction],
+    hand: ResourceCounts,
+    own_bid: Option<ResourceCounts>,
+    rng: &mut GameRng,
+    policy: Policy,
+) -> Option<Action> {
     let usable = |l: &LegalAction| policy.domestic_trade || !matches!(l, LegalAction::OfferTrade);
     let weight = |l: &LegalAction| if usable(l) { l.weight() } else { 0 };
     let total: usize = legal.iter().map(weight).sum();
@@ -94,7 +113,6 @@ pub fn random_action_with(
             false
         }
     })?;
-    let hand = s.player(seat).hand;
     Some(match entry {
         LegalAction::RollDice => Action::RollDice,
         LegalAction::EndTurn => Action::EndTurn,
@@ -169,6 +187,47 @@ pub fn random_action_with(
         LegalAction::AcceptTrade => Action::AcceptTrade,
         LegalAction::DeclineTrade => Action::DeclineTrade,
         LegalAction::WithdrawTrade => Action::WithdrawTrade,
+        LegalAction::BuildNeutralRoad { neutral, edges } => Action::BuildNeutralRoad {
+            neutral: *neutral,
+            edge: edges.nth(k)?,
+        },
+        LegalAction::BuildNeutralSettlement { neutral, nodes } => Action::BuildNeutralSettlement {
+            neutral: *neutral,
+            node: nodes.nth(k)?,
+        },
+        LegalAction::ForcedTrade { .. } => Action::ForcedTrade,
+        LegalAction::ForcedTradeGive { count } => Action::ForcedTradeGive {
+            cards: random_cards(hand, *count as u32, rng),
+        },
+        LegalAction::RobberToDesert { .. } => Action::RobberToDesert,
+        LegalAction::DiscardKnight => Action::DiscardKnight,
+        LegalAction::AskNeutralTrade => Action::AskNeutralTrade,
+        LegalAction::AcceptNeutralTrade { give, receive } => {
+            let r = receive.nth(k)?;
+            let mut others = hand;
+            others[r] = 0;
+            Action::AcceptNeutralTrade {
+                give: random_cards(others, *give as u32, rng),
+                receive: r,
+            }
+        }
+        LegalAction::DeclineNeutralTrade => Action::DeclineNeutralTrade,
+        LegalAction::VoteReroll => Action::VoteReroll { reroll: k == 0 },
+        LegalAction::Bid => Action::Bid {
+            cards: random_cards(hand, 1 + rng.below(hand.total().clamp(1, 3)), rng),
+        },
+        LegalAction::PassBid => Action::PassBid,
+        LegalAction::RaiseBid { min, available } => {
+            let mut free = hand;
+            if let Some(bid) = own_bid {
+                free.sub(&bid);
+            }
+            let extra = rng.below((*available - *min).min(2) as u32 + 1);
+            Action::RaiseBid {
+                cards: random_cards(free, *min as u32 + extra, rng),
+            }
+        }
+        LegalAction::Concede => Action::Concede,
     })
 }
 
@@ -193,7 +252,7 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
     let seat = Seat(rng.below(3) as u8);
     let id = rng.below(80) as u8;
     let r = random_resource(rng);
-    let action = match rng.below(12) {
+    let action = match rng.below(26) {
         0 => Action::RollDice,
         1 => Action::EndTurn,
         2 => Action::BuildRoad { edge: id },
@@ -220,7 +279,38 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
             give: ResourceCounts::single(r, 1),
             receive: ResourceCounts::single(random_resource(rng), 1),
         },
-        _ => Action::AcceptTrade,
+        11 => Action::AcceptTrade,
+        12 => Action::BuildNeutralRoad {
+            neutral: Seat(rng.below(5) as u8),
+            edge: id,
+        },
+        13 => Action::BuildNeutralSettlement {
+            neutral: Seat(rng.below(5) as u8),
+            node: id,
+        },
+        14 => Action::ForcedTrade,
+        15 => Action::ForcedTradeGive {
+            cards: ResourceCounts::single(r, 1 + rng.below(3) as u8),
+        },
+        16 => Action::RobberToDesert,
+        17 => Action::DiscardKnight,
+        18 => Action::AskNeutralTrade,
+        19 => Action::AcceptNeutralTrade {
+            give: ResourceCounts::single(r, 1 + rng.below(2) as u8),
+            receive: random_resource(rng),
+        },
+        20 => Action::DeclineNeutralTrade,
+        21 => Action::VoteReroll {
+            reroll: rng.below(2) == 0,
+        },
+        22 => Action::Bid {
+            cards: ResourceCounts::single(r, rng.below(3) as u8),
+        },
+        23 => Action::PassBid,
+        24 => Action::RaiseBid {
+            cards: ResourceCounts::single(r, rng.below(3) as u8),
+        },
+        _ => Action::Concede,
     };
     (seat, action)
 }
@@ -267,7 +357,7 @@ pub fn play_game_with(
                 ));
             };
             let result = match checks {
-                Checks::None => s.apply(seat, &action),
+                Checks::None | Checks::Light => s.apply(seat, &action),
                 Checks::Full => {
                     invariants::apply_checked(&mut s, seat, &action).map_err(|m| fail(i, m))?
                 }
@@ -293,8 +383,10 @@ pub fn play_game_with(
                 format!("{seat} found no acceptable action in 8 tries"),
             ));
         };
-        if checks == Checks::Full {
-            full_checks(&s, &events, seed, i, &mut policy)?;
+        match checks {
+            Checks::Full => full_checks(&s, &events, seed, i, &mut policy)?,
+            Checks::Light => invariants::check_state(&s).map_err(|m| fail(i, m))?,
+            Checks::None => {}
         }
         actions.push((seat, action));
     }

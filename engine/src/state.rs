@@ -7,6 +7,7 @@ use crate::events::Event;
 use crate::options::{ConfigError, GameConfig, Rules};
 use crate::rng::{Dice, GameRng};
 use crate::types::{DevCard, DevCounts, ResourceCounts, Seat, SeatList};
+use crate::variants::{self, Step, VariantState};
 use serde::{Deserialize, Serialize};
 
 pub const ROADS_PER_PLAYER: u8 = 15;
@@ -36,6 +37,7 @@ pub enum BuildingKind {
     City,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Building {
     pub owner: Seat,
@@ -53,6 +55,10 @@ pub struct Player {
     pub new_dev_cards: DevCounts,
     /// Knights played and still counting for largest army.
     pub knights_played: u8,
+    /// Played knights discarded again (catan_for_two trades them for
+    /// tokens): `knights_played + knights_discarded == played_dev.knight`.
+    #[serde(default)]
+    pub knights_discarded: u8,
     /// Every development card played so far, by kind (public).
     pub played_dev: DevCounts,
     pub roads_left: u8,
@@ -74,6 +80,7 @@ impl Player {
             dev_cards: DevCounts::default(),
             new_dev_cards: DevCounts::default(),
             knights_played: 0,
+            knights_discarded: 0,
             played_dev: DevCounts::default(),
             roads_left: ROADS_PER_PLAYER,
             settlements_left: SETTLEMENTS_PER_PLAYER,
@@ -93,6 +100,12 @@ impl Player {
 
     pub fn dev_card_count(&self) -> u32 {
         self.dev_cards.total() + self.new_dev_cards.total()
+    }
+
+    /// An automated seat's hand has no owner to hide it from, and every
+    /// change to it is a public event, so it is shown to everyone.
+    pub fn hand_is_public(&self) -> bool {
+        self.kind != SeatKind::Real
     }
 }
 
@@ -138,6 +151,9 @@ pub enum Phase {
         remaining: u8,
     },
     Ended,
+    /// A step one of the variants adds (`variants::Step`); its module
+    /// resolves it. On the wire: `{"phase": "variant", "step": ..., ...}`.
+    Variant(Step),
 }
 
 /// A phase without its data, cheap to match on.
@@ -150,6 +166,7 @@ pub enum PhaseKind {
     MoveRobber,
     RoadBuilding,
     Ended,
+    Variant,
 }
 
 impl Phase {
@@ -162,6 +179,7 @@ impl Phase {
             Phase::MoveRobber { .. } => PhaseKind::MoveRobber,
             Phase::RoadBuilding { .. } => PhaseKind::RoadBuilding,
             Phase::Ended => PhaseKind::Ended,
+            Phase::Variant(_) => PhaseKind::Variant,
         }
     }
 
@@ -174,6 +192,15 @@ impl Phase {
             Phase::MoveRobber { .. } => "waiting for the robber to move",
             Phase::RoadBuilding { .. } => "placing free roads",
             Phase::Ended => "game over",
+            Phase::Variant(step) => step.name(),
+        }
+    }
+
+    /// The phase as `viewer` may see it: sealed bids stay sealed.
+    pub fn redacted_for(&self, viewer: Option<Seat>) -> Phase {
+        match self {
+            Phase::Variant(step) => Phase::Variant(step.redacted_for(viewer)),
+            other => other.clone(),
         }
     }
 }
@@ -216,6 +243,10 @@ pub struct GameState {
     pub longest_road: Option<Seat>,
     pub largest_army: Option<Seat>,
     pub winner: Option<Seat>,
+    /// What the variant keeps beyond the base game (trade tokens, flags of
+    /// the turn, the shadow removal roll); all of it public.
+    #[serde(default)]
+    pub variant: VariantState,
 }
 
 impl GameState {
@@ -275,8 +306,10 @@ impl GameState {
             longest_road: None,
             largest_army: None,
             winner: None,
+            variant: VariantState::None,
         };
         let mut events = vec![Event::GameStarted { first: Seat(0) }];
+        variants::hooks(state.rules.variant).init(&mut state, &mut events);
         state.run_automation(&mut events);
         Ok((state, events))
     }
@@ -331,8 +364,24 @@ impl GameState {
             }
             Phase::MoveRobber { seat } | Phase::RoadBuilding { seat, .. } => out.push(*seat),
             Phase::Ended => {}
+            Phase::Variant(step) => step.awaiting(&mut out),
         }
         out
+    }
+
+    /// Adds an automated seat (neutral or fictional) with the next seat number.
+    pub(crate) fn add_automated_seat(&mut self, kind: SeatKind) -> Seat {
+        let seat = Seat(self.players.len() as u8);
+        self.players.push(Player::new(seat, kind));
+        seat
+    }
+
+    /// Seats of the given kind, in seat order.
+    pub fn seats_of(&self, kind: SeatKind) -> impl Iterator<Item = Seat> + '_ {
+        self.players
+            .iter()
+            .filter(move |p| p.kind == kind)
+            .map(|p| p.seat)
     }
 
     /// Total (visible + hidden) victory points; what decides the game.

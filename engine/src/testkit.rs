@@ -195,6 +195,88 @@ impl Scenario {
         self
     }
 
+    /// Reseeds the game's generator so that the next rolls of the game's
+    /// dice total `totals`, in order, with nothing else drawn in between.
+    pub fn rig_rolls(&mut self, totals: &[u8]) -> &mut Self {
+        for k in 0..1_000_000u64 {
+            let mut rng = GameRng::from_seed(k);
+            let mut dice = self.state.dice.clone();
+            if totals.iter().all(|&t| {
+                let d = dice.roll(&mut rng);
+                d[0] + d[1] == t
+            }) {
+                self.state.rng = GameRng::from_seed(k);
+                return self;
+            }
+        }
+        panic!("no seed rolls {totals:?}");
+    }
+
+    /// Reseeds the game's generator with the first seed for which `want`,
+    /// run on a copy, returns true; the copy may apply actions to see what
+    /// the dice do. The caller then applies the same actions for real.
+    pub fn rig(&mut self, want: impl Fn(&mut Scenario) -> bool) -> &mut Self {
+        for k in 0..100_000u64 {
+            let mut copy = Scenario {
+                state: self.state.clone(),
+            };
+            copy.state.rng = GameRng::from_seed(k);
+            if want(&mut copy) {
+                self.state.rng = GameRng::from_seed(k);
+                return self;
+            }
+        }
+        panic!("no seed gives the wanted outcome");
+    }
+
+    /// Shadow: replaces the removal roll with `sides` (one side: doubles).
+    pub fn removed_sides(&mut self, sides: &[u8]) -> &mut Self {
+        let (a, b) = match sides {
+            [a] => (*a, *a),
+            [a, b] => (*a, *b),
+            _ => panic!("one or two sides"),
+        };
+        self.state.board.removed = crate::variants::shadow::removal_mask(a, b);
+        if let crate::variants::VariantState::Shadow(st) = &mut self.state.variant {
+            st.removal_sides = sides.to_vec();
+            st.removal_dice = vec![a, b];
+        }
+        self
+    }
+
+    /// catan_for_two: sets `seat`'s trade tokens, the supply making up the 20.
+    pub fn tokens(&mut self, seat: Seat, n: u8) -> &mut Self {
+        if let crate::variants::VariantState::CatanForTwo(t) = &mut self.state.variant {
+            let total = t.supply + t.held[seat.index()];
+            assert!(n <= total, "only {total} tokens to give");
+            t.held[seat.index()] = n;
+            t.supply = total - n;
+        }
+        self
+    }
+
+    pub fn tokens_of(&self, seat: Seat) -> u8 {
+        match &self.state.variant {
+            crate::variants::VariantState::CatanForTwo(t) => t.held[seat.index()],
+            _ => 0,
+        }
+    }
+
+    pub fn token_supply(&self) -> u8 {
+        match &self.state.variant {
+            crate::variants::VariantState::CatanForTwo(t) => t.supply,
+            _ => 0,
+        }
+    }
+
+    /// The state's invariants hold (panics with the broken one).
+    pub fn check(&self) -> &Self {
+        if let Err(e) = crate::invariants::check_state(&self.state) {
+            panic!("invariant broken: {e}");
+        }
+        self
+    }
+
     /// Reseeds the game's generator so that the next roll totals `total`,
     /// leaving the dice themselves (fair or balanced) to produce it.
     pub fn rig_next_roll(&mut self, total: u8) -> &mut Self {

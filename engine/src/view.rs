@@ -9,6 +9,7 @@ use crate::board::{Board, EdgeId, HexId, NodeId};
 use crate::options::Rules;
 use crate::state::{BuildingKind, GameState, Phase, SeatKind, SetupStep, TradeOffer};
 use crate::types::{DevCounts, ResourceCounts, Seat, SeatList};
+use crate::variants::VariantState;
 use serde::{Deserialize, Serialize};
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -34,6 +35,8 @@ pub struct PublicPlayer {
     pub resource_count: u32,
     pub dev_card_count: u32,
     pub knights_played: u8,
+    /// Played knights discarded for trade tokens (catan_for_two).
+    pub knights_discarded: u8,
     pub played_dev: DevCounts,
     pub roads_left: u8,
     pub settlements_left: u8,
@@ -42,6 +45,8 @@ pub struct PublicPlayer {
     pub road_length: u8,
     /// Total VP, hidden cards included: shown once the game is over.
     pub final_vp: Option<u8>,
+    /// The hand of an automated seat (the neutral trader's), public.
+    pub public_hand: Option<ResourceCounts>,
 }
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -81,6 +86,10 @@ pub struct GameView {
     pub longest_road: Option<Seat>,
     pub largest_army: Option<Seat>,
     pub winner: Option<Seat>,
+    /// Harbor slots no building can reach (all their nodes touch removed hexes).
+    pub harbors_out: Vec<u8>,
+    /// The variant's own public data (trade tokens, the shadow removal roll).
+    pub variant: VariantState,
 }
 
 /// The fixed geometry, for clients to draw the board.
@@ -148,6 +157,7 @@ impl GameState {
                     resource_count: p.hand.total(),
                     dev_card_count: p.dev_card_count(),
                     knights_played: p.knights_played,
+                    knights_discarded: p.knights_discarded,
                     played_dev: p.played_dev,
                     roads_left: p.roads_left,
                     settlements_left: p.settlements_left,
@@ -155,6 +165,7 @@ impl GameState {
                     visible_vp: p.visible_vp,
                     road_length: p.road_length,
                     final_vp: over.then(|| p.total_vp()),
+                    public_hand: p.hand_is_public().then_some(p.hand),
                 })
                 .collect(),
             you: viewer.filter(|s| s.index() < self.players.len()).map(|s| {
@@ -166,7 +177,7 @@ impl GameState {
                     total_vp: p.total_vp(),
                 }
             }),
-            phase: self.phase().clone(),
+            phase: self.phase().redacted_for(viewer),
             setup_step: matches!(self.phase(), Phase::Setup)
                 .then(|| self.current_setup_step())
                 .flatten(),
@@ -181,6 +192,10 @@ impl GameState {
             longest_road: self.longest_road,
             largest_army: self.largest_army,
             winner: self.winner,
+            harbors_out: (0..crate::board::topology::HARBOR_COUNT as u8)
+                .filter(|&slot| !self.harbor_reachable(slot))
+                .collect(),
+            variant: self.variant.clone(),
         }
     }
 }

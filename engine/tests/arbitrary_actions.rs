@@ -14,12 +14,23 @@ fn positions() -> &'static Vec<GameState> {
     static POSITIONS: OnceLock<Vec<GameState>> = OnceLock::new();
     POSITIONS.get_or_init(|| {
         let mut out = Vec::new();
-        for (variant, seed) in [
-            (Variant::Standard, 3),
-            (Variant::Duel, 4),
-            (Variant::Standard, 5),
+        for (variant, seed, options) in [
+            (Variant::Standard, 3, &[][..]),
+            (Variant::Duel, 4, &[]),
+            (Variant::Standard, 5, &[]),
+            (Variant::CatanForTwo, 6, &[]),
+            (Variant::NeutralTrader, 7, &[]),
+            (Variant::Shadow, 8, &[]),
+            (
+                Variant::Shadow,
+                9,
+                &[("edition", "1998"), ("removal_reroll", "agree")],
+            ),
         ] {
-            let config = GameConfig::new(variant);
+            let mut config = GameConfig::new(variant);
+            for (k, v) in options {
+                config.set_option(k, v).unwrap();
+            }
             let record = play_game(&config, seed, 1000, Checks::None).unwrap();
             let (mut s, _) = GameState::new(&config, seed).unwrap();
             for (i, (seat, action)) in record.actions.iter().enumerate() {
@@ -70,6 +81,27 @@ fn action() -> impl Strategy<Value = Action> {
         Just(Action::AcceptTrade),
         Just(Action::DeclineTrade),
         Just(Action::WithdrawTrade),
+        (any::<u8>(), id).prop_map(|(n, edge)| Action::BuildNeutralRoad {
+            neutral: Seat(n % 6),
+            edge
+        }),
+        (any::<u8>(), id).prop_map(|(n, node)| Action::BuildNeutralSettlement {
+            neutral: Seat(n % 6),
+            node
+        }),
+        Just(Action::ForcedTrade),
+        counts().prop_map(|cards| Action::ForcedTradeGive { cards }),
+        Just(Action::RobberToDesert),
+        Just(Action::DiscardKnight),
+        Just(Action::AskNeutralTrade),
+        (counts(), resource())
+            .prop_map(|(give, receive)| Action::AcceptNeutralTrade { give, receive }),
+        Just(Action::DeclineNeutralTrade),
+        any::<bool>().prop_map(|reroll| Action::VoteReroll { reroll }),
+        counts().prop_map(|cards| Action::Bid { cards }),
+        Just(Action::PassBid),
+        counts().prop_map(|cards| Action::RaiseBid { cards }),
+        Just(Action::Concede),
     ]
 }
 

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct SimulateArgs {
-    /// Variant id: standard, duel.
+    /// Variant id: standard, duel, catan_for_two, neutral_trader, shadow.
     #[arg(long, default_value = "standard")]
     variant: String,
     /// Number of games.

@@ -18,7 +18,10 @@ pub const DEFAULT_TIME_LIMIT_HOURS: u32 = 72;
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
     /// The variant id.
-    #[schema(example = "standard", pattern = "^(standard|duel)$")]
+    #[schema(
+        example = "standard",
+        pattern = "^(standard|duel|catan_for_two|neutral_trader|shadow)$"
+    )]
     pub variant: String,
     /// Game options (RULES.md); omitted ones take the variant's preset.
     #[serde(default)]
@@ -514,7 +517,12 @@ pub fn finish_update(
     game.state = serde_json::to_string(state).ok();
     game.move_number = seq;
     game.chain_head = head;
-    let awaited: Vec<i64> = state.awaiting().iter().map(|s| seats[s.index()]).collect();
+    // Only the two real seats map to users; automated seats never wait.
+    let awaited: Vec<i64> = state
+        .awaiting()
+        .iter()
+        .filter_map(|s| seats.get(s.index()).copied())
+        .collect();
     game.awaiting = db::awaiting_column(&awaited);
     game.updated_at = now_ms();
     if let Some(w) = state.winner {

@@ -7,7 +7,7 @@ use diesel::{Connection, RunQueryDsl, pg::PgConnection};
 use hexpost::app::AppState;
 use hexpost::config;
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::{Action, LegalAction, Resource, ResourceCounts};
+use hexpost_engine::{Action, LegalAction};
 use reqwest::blocking::{Client, Response};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -397,87 +397,18 @@ impl Drop for TempDatabase {
 
 /// A client-side random player: picks uniformly among the served legal
 /// actions, filling templates from its own hand as shown in its view.
-pub fn choose(legal: &[LegalAction], hand: ResourceCounts, rng: &mut GameRng) -> Action {
-    let mut options: Vec<Action> = Vec::new();
-    for l in legal {
-        match l {
-            LegalAction::RollDice => options.push(Action::RollDice),
-            LegalAction::EndTurn => options.push(Action::EndTurn),
-            LegalAction::BuildRoad { edges, .. } => {
-                options.extend(edges.iter().map(|edge| Action::BuildRoad { edge }))
-            }
-            LegalAction::BuildSettlement { nodes, .. } => {
-                options.extend(nodes.iter().map(|node| Action::BuildSettlement { node }))
-            }
-            LegalAction::BuildCity { nodes } => {
-                options.extend(nodes.iter().map(|node| Action::BuildCity { node }))
-            }
-            LegalAction::BuyDevelopmentCard => options.push(Action::BuyDevelopmentCard),
-            LegalAction::PlayKnight { targets } | LegalAction::MoveRobber { targets } => {
-                for t in targets {
-                    let victims: Vec<Option<_>> = if t.victims.is_empty() {
-                        vec![None]
-                    } else {
-                        t.victims.iter().map(|v| Some(*v)).collect()
-                    };
-                    for victim in victims {
-                        options.push(if matches!(l, LegalAction::PlayKnight { .. }) {
-                            Action::PlayKnight { hex: t.hex, victim }
-                        } else {
-                            Action::MoveRobber { hex: t.hex, victim }
-                        });
-                    }
-                }
-            }
-            LegalAction::PlayRoadBuilding => options.push(Action::PlayRoadBuilding),
-            LegalAction::PlayYearOfPlenty { count } => options.push(Action::PlayYearOfPlenty {
-                resources: (0..*count)
-                    .map(|i| Resource::ALL[(rng.below(5) as usize + i as usize) % 5])
-                    .collect(),
-            }),
-            LegalAction::PlayMonopoly => options.push(Action::PlayMonopoly {
-                resource: Resource::ALL[rng.below(5) as usize],
-            }),
-            LegalAction::Discard { count } => {
-                let mut left = hand;
-                let mut cards = ResourceCounts::ZERO;
-                for _ in 0..*count {
-                    let r = left.nth_card(rng.below(left.total())).unwrap();
-                    left[r] -= 1;
-                    cards[r] += 1;
-                }
-                options.push(Action::Discard { cards });
-            }
-            LegalAction::MaritimeTrade { options: m } => {
-                for o in m {
-                    options.extend(o.receive.iter().map(|receive| Action::MaritimeTrade {
-                        give: o.give,
-                        receive,
-                        ratio: Some(o.ratio),
-                    }));
-                }
-            }
-            LegalAction::OfferTrade => {
-                let give = hand.nth_card(rng.below(hand.total())).unwrap();
-                let receive = Resource::ALL
-                    .into_iter()
-                    .find(|r| *r != give && rng.below(2) == 0)
-                    .unwrap_or(if give == Resource::Ore {
-                        Resource::Grain
-                    } else {
-                        Resource::Ore
-                    });
-                options.push(Action::OfferTrade {
-                    give: ResourceCounts::single(give, 1),
-                    receive: ResourceCounts::single(receive, 1),
-                });
-            }
-            LegalAction::AcceptTrade => options.push(Action::AcceptTrade),
-            LegalAction::DeclineTrade => options.push(Action::DeclineTrade),
-            LegalAction::WithdrawTrade => options.push(Action::WithdrawTrade),
+pub fn choose(view: &Value, legal: &[LegalAction], rng: &mut GameRng) -> Action {
+    let view: hexpost_engine::GameView = serde_json::from_value(view.clone()).expect("view parses");
+    let seat = view.viewer.expect("a player's view");
+    let hand = view.you.as_ref().expect("own hand").resources;
+    let own_bid = match &view.phase {
+        hexpost_engine::Phase::Variant(hexpost_engine::variants::Step::Auction(a)) => {
+            a.bid_of(seat)
         }
-    }
-    options.swap_remove(rng.below(options.len() as u32) as usize)
+        _ => None,
+    };
+    hexpost_engine::sim::choose_random(legal, hand, own_bid, rng, Default::default())
+        .expect("a legal action")
 }
 
 /// The game as `api` may see it.
@@ -514,7 +445,7 @@ pub fn play_with_policy(
     id: &str,
     seed: u64,
     max_moves: usize,
-    mut policy: impl FnMut(&[LegalAction], ResourceCounts, &mut GameRng) -> Action,
+    mut policy: impl FnMut(&Value, &[LegalAction], &mut GameRng) -> Action,
     mut each: impl FnMut(&Step),
 ) -> usize {
     let mut rng = GameRng::from_seed(seed);
@@ -530,9 +461,7 @@ pub fn play_with_policy(
         let v = &views[who];
         let legal: Vec<LegalAction> = serde_json::from_value(v["legal_actions"].clone()).unwrap();
         assert!(!legal.is_empty(), "awaited without legal actions");
-        let hand: ResourceCounts =
-            serde_json::from_value(v["view"]["you"]["resources"].clone()).unwrap();
-        let action = policy(&legal, hand, &mut rng);
+        let action = policy(&v["view"], &legal, &mut rng);
         let expected = v["move_number"].as_i64().unwrap();
         let r = players[who].submit(id, expected, &serde_json::to_value(&action).unwrap());
         if r.status == 422 && r.body["reason"]["code"] == "bank_shortage" {

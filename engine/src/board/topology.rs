@@ -293,7 +293,9 @@ mod tests {
         let deg: usize = t.nodes.iter().map(|n| n.neighbors.len()).sum();
         assert_eq!(deg, 2 * EDGE_COUNT);
         assert!(t.nodes.iter().all(|n| (2..=3).contains(&n.neighbors.len())));
-        // 18 coastal nodes touch one hex, 12 touch two, 24 inland touch three.
+        // Of the 30 coastal nodes, 18 touch one hex (two on each of the six
+        // corner hexes, one on each of the six side hexes) and 12 touch two;
+        // the 24 inland nodes touch three.
         let by_hexes = |k| t.nodes.iter().filter(|n| n.hexes.len() == k).count();
         assert_eq!((by_hexes(1), by_hexes(2), by_hexes(3)), (18, 12, 24));
         // The centre hex has six neighbours, a corner hex three.

@@ -152,6 +152,30 @@ impl GameState {
         }
     }
 
+    /// After a player gave up a played knight (catan_for_two's discard for
+    /// tokens): the holder keeps the card only while at the minimum and
+    /// strictly ahead of everyone; otherwise it is set aside, and then a
+    /// single player with the most knights (at least the minimum) takes it.
+    pub(crate) fn reevaluate_largest_army_strictly(&mut self, ev: &mut Vec<Event>) {
+        let knights: Vec<u8> = self.players.iter().map(|p| p.knights_played).collect();
+        let max = knights.iter().copied().max().unwrap_or(0);
+        let mut leaders = knights.iter().enumerate().filter(|&(_, &v)| v == max);
+        let single_leader = match (leaders.next(), leaders.next()) {
+            (Some((i, _)), None) if max >= MIN_LARGEST_ARMY => Some(self.players[i].seat),
+            _ => None,
+        };
+        let holder = self.largest_army;
+        if single_leader != holder {
+            self.move_award(holder, single_leader);
+            self.largest_army = single_leader;
+            ev.push(Event::LargestArmyChanged {
+                from: holder,
+                to: single_leader,
+                knights: max,
+            });
+        }
+    }
+
     /// The rule both awards share: the holder keeps the card while at the
     /// minimum and tied for the most; otherwise the one seat alone at the
     /// most (and at the minimum) takes it; a tie, or nobody at the minimum,

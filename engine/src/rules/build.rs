@@ -15,7 +15,7 @@ impl GameState {
     }
 
     /// A node may hold a building only if every hex it touches is in play.
-    fn node_in_play(&self, node: NodeId) -> bool {
+    pub(crate) fn node_in_play(&self, node: NodeId) -> bool {
         self.board.removed == 0
             || topology().nodes[node as usize]
                 .hexes
@@ -23,7 +23,15 @@ impl GameState {
                 .all(|&h| self.hex_in_play(h))
     }
 
-    fn edge_in_play(&self, edge: EdgeId) -> bool {
+    /// A harbor counts only if a building can stand on one of its nodes.
+    pub fn harbor_reachable(&self, slot: u8) -> bool {
+        topology()
+            .harbor_nodes
+            .iter()
+            .any(|&(n, s)| s == slot && self.node_in_play(n))
+    }
+
+    pub(crate) fn edge_in_play(&self, edge: EdgeId) -> bool {
         self.board.removed == 0
             || topology().edges[edge as usize]
                 .hexes

@@ -158,6 +158,7 @@ impl GameState {
             resource,
             taken,
         });
+        crate::variants::hooks(self.rules.variant).after_monopoly(self, seat, resource, ev);
         Ok(())
     }
 }

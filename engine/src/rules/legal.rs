@@ -9,6 +9,7 @@ use crate::board::topology::{bits, bits128};
 use crate::board::{EdgeId, EdgeSet, NodeId, NodeSet, ResourceSet, topology};
 use crate::state::{BuildingKind, GameState, Phase, Piece};
 use crate::types::{DevCard, Resource, Seat, cost};
+use crate::variants;
 
 impl GameState {
     pub fn legal_actions(&self, seat: Seat) -> Vec<LegalAction> {
@@ -80,8 +81,9 @@ impl GameState {
                     });
                 }
             }
-            Phase::Ended => {}
+            Phase::Ended | Phase::Variant(_) => {}
         }
+        variants::hooks(self.rules.variant).legal_actions(self, seat, out);
     }
 
     fn legal_main(&self, seat: Seat, out: &mut Vec<LegalAction>) {
@@ -134,7 +136,9 @@ impl GameState {
             out.push(LegalAction::MaritimeTrade { options });
         }
         match &self.offer {
-            None if p.hand.total() > 0 => out.push(LegalAction::OfferTrade),
+            None if p.hand.total() > 0 && !self.rules.no_player_trade => {
+                out.push(LegalAction::OfferTrade)
+            }
             Some(o) if o.from == seat => out.push(LegalAction::WithdrawTrade),
             _ => {}
         }

@@ -48,8 +48,18 @@ impl GameState {
     ) -> Result<(), ActionError> {
         use Action as A;
         use PhaseKind as P;
+        let hooks = variants::hooks(self.rules.variant);
+        // The variant takes its own actions, and every action while one of
+        // its steps is pending; everything else is the base game's.
+        if let Some(result) = hooks.dispatch(self, seat, action, ev) {
+            return result;
+        }
         let phase_name = self.phase().name();
         match (self.phase().kind(), action) {
+            (_, a) if a.variant_only() => Err(ActionError::NotInVariant {
+                action: a.name(),
+                variant: self.rules.variant.id(),
+            }),
             (P::Setup, A::BuildSettlement { node }) => self.setup_settlement(seat, *node, ev),
             (P::Setup, A::BuildRoad { edge }) => self.setup_road(seat, *edge, ev),
             (P::Discard, A::Discard { cards }) => self.discard(seat, cards, ev),
@@ -122,7 +132,7 @@ impl GameState {
 
     /// A player wins the moment they reach the target on their own turn.
     pub(crate) fn check_victory(&mut self, ev: &mut Vec<Event>) {
-        if self.is_over() || matches!(self.phase(), Phase::Setup) {
+        if self.is_over() || matches!(self.phases.first(), Some(Phase::Setup)) {
             return;
         }
         let seat = self.active;

@@ -8,6 +8,7 @@ use crate::error::ActionError;
 use crate::events::Event;
 use crate::state::GameState;
 use crate::types::{Seat, SeatList};
+use crate::variants;
 
 /// Players at or below this many visible VP are protected by the friendly robber.
 pub const FRIENDLY_ROBBER_VP: u8 = 2;
@@ -33,15 +34,7 @@ impl GameState {
         hex: HexId,
         victim: Option<Seat>,
     ) -> Result<(), ActionError> {
-        if hex as usize >= HEX_COUNT || !self.hex_in_play(hex) {
-            return Err(ActionError::InvalidHex { hex });
-        }
-        if hex == self.robber {
-            return Err(ActionError::RobberMustMove);
-        }
-        if !self.robber_hex_allowed(hex) {
-            return Err(ActionError::FriendlyRobber { hex });
-        }
+        self.check_robber_hex(hex)?;
         let candidates = self.robbable_at(mover, hex);
         match victim {
             None if candidates.is_empty() => Ok(()),
@@ -60,6 +53,32 @@ impl GameState {
                 },
             }),
         }
+    }
+
+    /// Where the robber may go, whoever moves it and whomever it robs.
+    pub(crate) fn check_robber_hex(&self, hex: HexId) -> Result<(), ActionError> {
+        if hex as usize >= HEX_COUNT || !self.robber_may_enter(hex) {
+            return Err(ActionError::InvalidHex { hex });
+        }
+        if hex == self.robber {
+            return Err(ActionError::RobberMustMove);
+        }
+        if !self.robber_hex_allowed(hex) {
+            return Err(ActionError::FriendlyRobber { hex });
+        }
+        Ok(())
+    }
+
+    /// Hexes in play, and removed ones where the variant allows the robber.
+    fn robber_may_enter(&self, hex: HexId) -> bool {
+        self.hex_in_play(hex)
+            || ((hex as usize) < HEX_COUNT
+                && variants::hooks(self.rules.variant).robber_may_enter_removed(self))
+    }
+
+    /// Every hex the robber may move to now.
+    pub(crate) fn robber_hexes(&self) -> impl Iterator<Item = HexId> + '_ {
+        (0..HEX_COUNT as HexId).filter(|&h| self.check_robber_hex(h).is_ok())
     }
 
     /// Seats other than `mover` with a building on `hex` and cards in hand.
@@ -104,13 +123,12 @@ impl GameState {
 
     fn any_unprotected_hex(&self) -> bool {
         (0..HEX_COUNT as HexId)
-            .any(|h| h != self.robber && self.hex_in_play(h) && !self.protected_hex(h))
+            .any(|h| h != self.robber && self.robber_may_enter(h) && !self.protected_hex(h))
     }
 
     pub(crate) fn robber_targets(&self, mover: Seat) -> Vec<RobberTarget> {
         let with_cards = self.seats_with_cards();
-        (0..HEX_COUNT as HexId)
-            .filter(|&h| h != self.robber && self.hex_in_play(h) && self.robber_hex_allowed(h))
+        self.robber_hexes()
             .map(|hex| RobberTarget {
                 hex,
                 victims: self.robbable_given(mover, hex, with_cards),
@@ -140,5 +158,6 @@ impl GameState {
                 resource: Some(r),
             });
         }
+        variants::hooks(self.rules.variant).after_robber_moved(self, mover, hex, ev);
     }
 }

@@ -6,6 +6,7 @@ use crate::error::ActionError;
 use crate::events::Event;
 use crate::state::{BuildingKind, GameState, Phase};
 use crate::types::{Resource, ResourceCounts, Seat};
+use crate::variants;
 
 impl GameState {
     pub(super) fn roll(&mut self, seat: Seat, ev: &mut Vec<Event>) -> Result<(), ActionError> {
@@ -17,6 +18,9 @@ impl GameState {
         if let Some(top) = self.phases.last_mut() {
             *top = Phase::Main;
         }
+        // Before resolving, so that a variant's follow-up step (a second
+        // roll) sits below the seven's discards and robber.
+        variants::hooks(self.rules.variant).on_roll(self, seat, total, ev);
         self.resolve_roll(seat, total, ev);
         Ok(())
     }
@@ -32,7 +36,12 @@ impl GameState {
     }
 
     pub(crate) fn start_seven(&mut self, mover: Seat, ev: &mut Vec<Event>) {
-        self.phases.push(Phase::MoveRobber { seat: mover });
+        self.start_seven_with(Phase::MoveRobber { seat: mover }, ev);
+    }
+
+    /// A seven's discards, then `robber` (the step that moves it).
+    pub(crate) fn start_seven_with(&mut self, robber: Phase, ev: &mut Vec<Event>) {
+        self.phases.push(robber);
         let limit = self.rules.discard_limit as u32;
         let owed: Vec<(Seat, u8)> = self
             .players
@@ -52,6 +61,9 @@ impl GameState {
     pub(crate) fn produce(&mut self, total: u8, ev: &mut Vec<Event>) {
         let topo = topology();
         let n = self.players.len();
+        let hooks = variants::hooks(self.rules.variant);
+        let receives: [bool; crate::state::MAX_SEATS] =
+            std::array::from_fn(|i| i < n && hooks.receives_resources(self, self.players[i].seat));
         let mut owed = [ResourceCounts::ZERO; crate::state::MAX_SEATS];
         for (h, tile) in self.board.tiles.iter().enumerate() {
             if tile.number != Some(total) || h as u8 == self.robber || !self.board.in_play(h as u8)
@@ -62,7 +74,9 @@ impl GameState {
                 continue;
             };
             for &node in &topo.hexes[h].nodes {
-                if let Some(b) = self.buildings[node as usize] {
+                if let Some(b) = self.buildings[node as usize]
+                    && receives[b.owner.index()]
+                {
                     let amount = match b.kind {
                         BuildingKind::Settlement => 1,
                         BuildingKind::City => 2,
@@ -123,7 +137,22 @@ impl GameState {
         if !self.players[seat.index()].hand.contains(cards) {
             return Err(ActionError::CardsNotHeld);
         }
-        owed.remove(pos);
+        self.settle_discard(seat, cards, ev);
+        Ok(())
+    }
+
+    /// Takes `seat`'s validated discard and closes the step once nobody
+    /// owes one; automated seats discard through here too.
+    pub(crate) fn settle_discard(
+        &mut self,
+        seat: Seat,
+        cards: &ResourceCounts,
+        ev: &mut Vec<Event>,
+    ) {
+        let Some(Phase::Discard { owed }) = self.phases.last_mut() else {
+            return;
+        };
+        owed.retain(|(s, _)| *s != seat);
         let done = owed.is_empty();
         self.players[seat.index()].hand.sub(cards);
         self.bank.add(cards);
@@ -134,6 +163,5 @@ impl GameState {
         if done {
             self.pop_phase();
         }
-        Ok(())
     }
 }

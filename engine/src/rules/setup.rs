@@ -3,7 +3,7 @@
 use crate::board::{EdgeId, NodeId, topology};
 use crate::error::ActionError;
 use crate::events::Event;
-use crate::state::{GameState, Phase, Piece};
+use crate::state::{GameState, Piece};
 use crate::types::{ResourceCounts, Seat};
 
 impl GameState {
@@ -16,7 +16,9 @@ impl GameState {
         let step = self.expect_setup_step(seat, Piece::Settlement, "build_settlement")?;
         self.check_settlement_site(step.owner, node, true)?;
         self.place_settlement(step.owner, node, true, ev);
-        if step.yields {
+        if step.yields
+            && crate::variants::hooks(self.rules.variant).receives_resources(self, step.owner)
+        {
             let mut got = ResourceCounts::ZERO;
             for &h in &topology().nodes[node as usize].hexes {
                 if let Some(r) = self.board.tiles[h as usize].terrain.resource()
@@ -76,13 +78,8 @@ impl GameState {
     fn advance_setup(&mut self, ev: &mut Vec<Event>) {
         self.setup_pos += 1;
         if self.setup_pos >= self.setup.len() {
-            self.phases = vec![Phase::BeforeRoll];
-            self.active = Seat(0);
-            self.turn = 1;
-            ev.push(Event::TurnStarted {
-                seat: self.active,
-                turn: self.turn,
-            });
+            self.turn = 0;
+            self.start_turn(Seat(0), ev);
         }
     }
 }

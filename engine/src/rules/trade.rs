@@ -62,6 +62,9 @@ impl GameState {
         receive: &ResourceCounts,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
+        if self.rules.no_player_trade {
+            return Err(ActionError::DomesticTradeDisabled);
+        }
         if self.offer.is_some() {
             return Err(ActionError::OfferAlreadyOpen);
         }

@@ -9,6 +9,14 @@ use crate::variants;
 impl GameState {
     pub(super) fn end_turn(&mut self, seat: Seat, ev: &mut Vec<Event>) -> Result<(), ActionError> {
         self.require_active(seat, "end_turn")?;
+        self.finish_turn(seat, ev);
+        Ok(())
+    }
+
+    /// Ends `seat`'s turn, validated or forced (a variant may end a turn at
+    /// once), and starts the next real turn unless the variant puts an
+    /// automated turn in between, which then starts it itself.
+    pub(crate) fn finish_turn(&mut self, seat: Seat, ev: &mut Vec<Event>) {
         if self.offer.take().is_some() {
             ev.push(Event::TradeWithdrawn {
                 seat,
@@ -23,14 +31,21 @@ impl GameState {
         debug_assert_eq!(p.new_dev_cards, DevCounts::default());
         self.dev_played_this_turn = false;
         ev.push(Event::TurnEnded { seat });
-        self.active = seat.opponent();
+        let next = seat.opponent();
+        if !variants::hooks(self.rules.variant).between_turns(self, seat, next, ev) {
+            self.start_turn(next, ev);
+        }
+    }
+
+    /// `seat`'s real turn begins, before the roll.
+    pub(crate) fn start_turn(&mut self, seat: Seat, ev: &mut Vec<Event>) {
+        self.active = seat;
         self.turn += 1;
         self.phases = vec![Phase::BeforeRoll];
         ev.push(Event::TurnStarted {
-            seat: self.active,
+            seat,
             turn: self.turn,
         });
-        variants::hooks(self.rules.variant).after_turn(self, seat, ev);
-        Ok(())
+        variants::hooks(self.rules.variant).turn_started(self, seat, ev);
     }
 }

@@ -1,0 +1,219 @@
+//! Property tests for the variants: random complete games with every
+//! invariant checked after every action (conservation with automated hands
+//! and discarded knights, the token supply, removed hexes, the neutral's
+//! conversions, hidden information, refused actions changing nothing),
+//! every option combination covered, many more games with the state checks
+//! only, and exact replays and mid-game round trips.
+
+use hexpost_engine::sim::{Checks, GameRecord, Tally, play_game};
+use hexpost_engine::{GameConfig, GameState, Variant};
+
+fn config(variant: Variant, options: &[(&str, &str)]) -> GameConfig {
+    let mut c = GameConfig::new(variant);
+    for (k, v) in options {
+        c.set_option(k, v).unwrap();
+    }
+    c
+}
+
+fn play_many(config: &GameConfig, seeds: std::ops::Range<u64>, checks: Checks) -> Tally {
+    let mut tally = Tally::default();
+    for seed in seeds {
+        match play_game(config, seed, 1000, checks) {
+            Ok(r) => tally.add(&r),
+            Err(v) => panic!(
+                "{:?} {:?}: invariant violated: {v}",
+                config.variant, config.options
+            ),
+        }
+    }
+    tally
+}
+
+/// Full checks over each option combination; returns the total tally.
+fn combos(variant: Variant, sets: &[(&[(&str, &str)], u64)]) -> Tally {
+    let mut all = Tally::default();
+    for (i, (options, games)) in sets.iter().enumerate() {
+        let start = 50_000 + 1000 * i as u64;
+        let t = play_many(
+            &config(variant, options),
+            start..start + games,
+            Checks::Full,
+        );
+        assert!(
+            t.finished * 10 >= t.games * 9,
+            "{variant:?} {options:?}: only {} of {} finished",
+            t.finished,
+            t.games
+        );
+        all.games += t.games;
+        all.finished += t.finished;
+        all.wins[0] += t.wins[0];
+        all.wins[1] += t.wins[1];
+    }
+    assert!(
+        all.wins[0] * 3 > all.finished && all.wins[1] * 3 > all.finished,
+        "{variant:?}: wins {:?}",
+        all.wins
+    );
+    all
+}
+
+#[test]
+fn catan_for_two_games_keep_every_invariant() {
+    let t = combos(
+        Variant::CatanForTwo,
+        &[
+            (&[], 150),
+            (&[("neutral_start", "random"), ("board", "beginner")], 60),
+            (
+                &[("neutral_start", "random"), ("no_player_trade", "true")],
+                60,
+            ),
+            (
+                &[("balanced_dice", "true"), ("friendly_robber", "true")],
+                60,
+            ),
+            (&[("discard_limit", "5"), ("vp_target", "6")], 60),
+        ],
+    );
+    assert_eq!(t.games, 390);
+}
+
+#[test]
+fn neutral_trader_games_keep_every_invariant() {
+    let t = combos(
+        Variant::NeutralTrader,
+        &[
+            (&[], 150),
+            (&[("no_player_trade", "true"), ("board", "beginner")], 60),
+            (
+                &[("balanced_dice", "true"), ("friendly_robber", "true")],
+                60,
+            ),
+            (&[("discard_limit", "5"), ("vp_target", "12")], 60),
+            (&[("no_adjacent_red", "false"), ("discard_limit", "9")], 60),
+        ],
+    );
+    assert_eq!(t.games, 390);
+}
+
+#[test]
+fn shadow_games_keep_every_invariant() {
+    let t = combos(
+        Variant::Shadow,
+        &[
+            (&[], 100),
+            (&[("edition", "1998")], 60),
+            (&[("removal_reroll", "agree"), ("reroll_six", "true")], 60),
+            (&[("edition", "1998"), ("removal_reroll", "agree")], 40),
+            (
+                &[
+                    ("edition", "1998"),
+                    ("removal_reroll", "never"),
+                    ("friendly_robber", "true"),
+                ],
+                40,
+            ),
+            (
+                &[
+                    ("removal_reroll", "never"),
+                    ("board", "beginner"),
+                    ("balanced_dice", "true"),
+                ],
+                40,
+            ),
+            (
+                &[
+                    ("no_adjacent_red", "false"),
+                    ("reroll_six", "true"),
+                    ("no_player_trade", "true"),
+                ],
+                40,
+            ),
+        ],
+    );
+    assert_eq!(t.games, 380);
+}
+
+#[test]
+fn many_more_variant_games_keep_the_state_invariants() {
+    for (i, variant) in [
+        Variant::CatanForTwo,
+        Variant::NeutralTrader,
+        Variant::Shadow,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let start = 80_000 + 10_000 * i as u64;
+        let t = play_many(&GameConfig::new(variant), start..start + 700, Checks::Light);
+        assert!(
+            t.finished >= 650,
+            "{variant:?}: {} of 700 finished",
+            t.finished
+        );
+    }
+    let t = play_many(
+        &config(
+            Variant::Shadow,
+            &[("edition", "1998"), ("removal_reroll", "agree")],
+        ),
+        95_000..95_400,
+        Checks::Light,
+    );
+    assert!(t.finished >= 370);
+}
+
+fn replay(config: &GameConfig, record: &GameRecord) -> (GameState, String) {
+    let (mut s, opening) = GameState::new(config, record.seed).unwrap();
+    let mut log = serde_json::to_string(&opening).unwrap();
+    for (seat, action) in &record.actions {
+        let events = s.apply(*seat, action).expect("recorded action replays");
+        log.push_str(&serde_json::to_string(&events).unwrap());
+    }
+    (s, log)
+}
+
+fn variant_configs() -> Vec<GameConfig> {
+    vec![
+        config(Variant::CatanForTwo, &[("neutral_start", "random")]),
+        config(Variant::NeutralTrader, &[]),
+        config(Variant::Shadow, &[("removal_reroll", "agree")]),
+        config(Variant::Shadow, &[("edition", "1998")]),
+    ]
+}
+
+#[test]
+fn variant_games_replay_byte_for_byte() {
+    for config in variant_configs() {
+        for seed in 0..20 {
+            let record = play_game(&config, seed, 1000, Checks::None).unwrap();
+            let (a, log_a) = replay(&config, &record);
+            let (_, log_b) = replay(&config, &record);
+            assert_eq!(log_a, log_b, "{:?} seed {seed}", config.variant);
+            assert_eq!(
+                serde_json::to_vec(&a).unwrap(),
+                serde_json::to_vec(&record.final_state).unwrap()
+            );
+        }
+    }
+}
+
+#[test]
+fn variant_states_round_trip_at_every_step_of_a_game() {
+    for config in variant_configs() {
+        for seed in 200..206 {
+            let record = play_game(&config, seed, 1000, Checks::None).unwrap();
+            let (mut s, _) = GameState::new(&config, seed).unwrap();
+            for (seat, action) in &record.actions {
+                let json = serde_json::to_string(&s).unwrap();
+                let mut restored: GameState = serde_json::from_str(&json).unwrap();
+                assert_eq!(restored, s, "{:?} seed {seed}", config.variant);
+                let a = s.apply(*seat, action).unwrap();
+                let b = restored.apply(*seat, action).unwrap();
+                assert_eq!(a, b);
+            }
+        }
+    }
+}
