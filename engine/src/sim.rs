@@ -342,6 +342,7 @@ pub fn play_game_with(
     let mut policy = GameRng::from_seed(seed ^ 0x5eed_0fc4_01ce_5eed);
     let mut actions = Vec::new();
     let mut legal = Vec::new();
+    let mut events = Vec::new();
     while !s.is_over() && s.turn <= max_turns {
         let i = actions.len();
         let awaiting = s.awaiting();
@@ -357,14 +358,14 @@ pub fn play_game_with(
                 ));
             };
             let result = match checks {
-                Checks::None | Checks::Light => s.apply(seat, &action),
-                Checks::Full => {
-                    invariants::apply_checked(&mut s, seat, &action).map_err(|m| fail(i, m))?
-                }
+                Checks::None | Checks::Light => s.apply_into(seat, &action, &mut events),
+                Checks::Full => invariants::apply_checked(&mut s, seat, &action)
+                    .map_err(|m| fail(i, m))?
+                    .map(|ev| events = ev),
             };
             match result {
-                Ok(events) => {
-                    applied = Some((action, events));
+                Ok(()) => {
+                    applied = Some(action);
                     break;
                 }
                 // Legal lists do not reveal the bank's composition.
@@ -377,7 +378,7 @@ pub fn play_game_with(
                 }
             }
         }
-        let Some((action, events)) = applied else {
+        let Some(action) = applied else {
             return Err(fail(
                 i,
                 format!("{seat} found no acceptable action in 8 tries"),

@@ -24,6 +24,21 @@ impl GameState {
     /// and returns the events caused, unredacted (use
     /// `Event::redacted_for` before showing them to a seat).
     pub fn apply(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, ActionError> {
+        let mut events = Vec::with_capacity(4);
+        self.apply_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// `apply`, appending the events to `events` (cleared first) so a
+    /// caller applying many actions reuses one buffer. On refusal the
+    /// buffer is left empty.
+    pub fn apply_into(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        events.clear();
         if self.is_over() {
             return Err(ActionError::GameOver);
         }
@@ -34,10 +49,12 @@ impl GameState {
         if !awaiting.contains(&seat) {
             return Err(ActionError::NotYourDecision { awaiting });
         }
-        let mut events = Vec::with_capacity(4);
-        self.dispatch(seat, action, &mut events)?;
-        self.after_action(&mut events);
-        Ok(events)
+        if let Err(e) = self.dispatch(seat, action, events) {
+            events.clear();
+            return Err(e);
+        }
+        self.after_action(events);
+        Ok(())
     }
 
     fn dispatch(
