@@ -27,6 +27,6 @@ cargo fmt --all -- --check
 echo "== lint"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== tests"
-cargo test --workspace --all-targets --locked
+cargo test --workspace --all-targets --locked --no-fail-fast
 echo "== doc tests"
 cargo test --workspace --doc --locked

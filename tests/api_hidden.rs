@@ -28,7 +28,7 @@ const SECRET_KEYS: [&str; 6] = ["dev_deck", "rng", "hand", "bank", "dice", "phas
 /// The same for events, where `dice` is a public roll.
 const EVENT_SECRET_KEYS: [&str; 5] = ["dev_deck", "rng", "hand", "bank", "phases"];
 
-const PUBLIC_PLAYER_KEYS: [&str; 12] = [
+const PUBLIC_PLAYER_KEYS: [&str; 14] = [
     "seat",
     "kind",
     "resource_count",
@@ -41,6 +41,10 @@ const PUBLIC_PLAYER_KEYS: [&str; 12] = [
     "visible_vp",
     "road_length",
     "final_vp",
+    // Knights given up for trade tokens (catan_for_two): public.
+    "knights_discarded",
+    // Only an automated seat's hand is public; always null for a player.
+    "public_hand",
 ];
 
 const OWN_HAND_KEYS: [&str; 4] = ["resources", "dev_cards", "new_dev_cards", "total_vp"];
@@ -224,6 +228,10 @@ impl Checker<'_> {
             let truth = &state.players[i];
             assert_eq!(p["resource_count"], truth.hand.total());
             assert_eq!(p["dev_card_count"], truth.dev_card_count());
+            assert!(
+                p["public_hand"].is_null(),
+                "a real player's hand is served: {p}"
+            );
             if detail["status"] == "active" {
                 assert!(p["final_vp"].is_null(), "{p}");
             }
