@@ -181,6 +181,31 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     complete(doc)
 }
 
+/// The published JSON document: the OpenAPI model plus what utoipa's model
+/// cannot hold — the rule that a variant's own options may not be given to
+/// another variant, as JSON Schema `if`/`then` on `CreateGame`.
+pub fn to_document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
+    let mut v = serde_json::to_value(doc).expect("the document serializes");
+    let rules: Vec<serde_json::Value> = hexpost_engine::options::VARIANT_OPTIONS
+        .iter()
+        .map(|(option, variant)| {
+            serde_json::json!({
+                "if": {"required": ["variant"], "properties": {"variant": {"not": {"const": variant.id()}}}},
+                "then": {"properties": {"options": {"properties": {*option: {"type": "null"}}}}}
+            })
+        })
+        .collect();
+    if let Some(schema) = v.pointer_mut("/components/schemas/CreateGame") {
+        schema["allOf"] = serde_json::Value::Array(rules);
+    }
+    v
+}
+
+/// The document as served and as checked in under openapi/.
+pub fn document() -> serde_json::Value {
+    to_document(&openapi())
+}
+
 /// Finishes the document once the route table has added every path.
 pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     use utoipa::Modify;

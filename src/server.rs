@@ -71,8 +71,10 @@ pub fn build(
                 .openapi(app::ApiDoc::openapi()),
         )
         .split_for_parts();
-        let doc = web::Data::new(app::complete(doc));
-        app.app_data(doc)
+        let doc = app::complete(doc);
+        let served = web::Data::new(crate::api::ServedDoc(app::to_document(&doc)));
+        app.app_data(web::Data::new(doc))
+            .app_data(served)
             .route(
                 "/docs",
                 web::get().to(|| async {

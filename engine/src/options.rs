@@ -57,7 +57,6 @@ pub enum NeutralStart {
 }
 
 /// shadow: which text of the variant is played.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "EditionName", into = "&'static str")]
 pub enum Edition {
@@ -110,6 +109,15 @@ pub enum RemovalReroll {
     Agree,
     Never,
 }
+
+/// Options that belong to one variant; giving one to another variant is
+/// refused (a mistake worth reporting rather than ignoring).
+pub const VARIANT_OPTIONS: [(&str, Variant); 4] = [
+    ("neutral_start", Variant::CatanForTwo),
+    ("edition", Variant::Shadow),
+    ("removal_reroll", Variant::Shadow),
+    ("reroll_six", Variant::Shadow),
+];
 
 /// Options as the game creator gives them; every field may be left out, and
 /// the variant's preset fills the gaps.
@@ -210,20 +218,14 @@ impl GameConfig {
         };
         // A variant's own option given to another variant is a mistake worth
         // reporting rather than ignoring.
-        let own = [
-            (
-                "neutral_start",
-                o.neutral_start.is_some(),
-                Variant::CatanForTwo,
-            ),
-            ("edition", o.edition.is_some(), Variant::Shadow),
-            (
-                "removal_reroll",
-                o.removal_reroll.is_some(),
-                Variant::Shadow,
-            ),
-            ("reroll_six", o.reroll_six.is_some(), Variant::Shadow),
-        ];
+        let given = |name: &str| match name {
+            "neutral_start" => o.neutral_start.is_some(),
+            "edition" => o.edition.is_some(),
+            "removal_reroll" => o.removal_reroll.is_some(),
+            "reroll_six" => o.reroll_six.is_some(),
+            _ => false,
+        };
+        let own = VARIANT_OPTIONS.map(|(option, variant)| (option, given(option), variant));
         for (option, given, variant) in own {
             if given && self.variant != variant {
                 return Err(ConfigError {

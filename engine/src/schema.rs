@@ -3,6 +3,7 @@
 //! definition. Compiled only with the `openapi` feature.
 
 use crate::board::{EdgeSet, NodeSet, ResourceSet};
+use crate::options::Edition;
 use crate::types::{Resource, ResourceCounts, Seat, SeatList};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
@@ -87,3 +88,25 @@ impl PartialSchema for ResourceCounts {
     }
 }
 impl ToSchema for ResourceCounts {}
+
+impl PartialSchema for Edition {
+    fn schema() -> RefOr<Schema> {
+        use utoipa::openapi::schema::OneOfBuilder;
+        OneOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::new(Type::String))
+                    .enum_values(Some(["1998", "edited"])),
+            )
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::new(Type::Integer))
+                    .enum_values(Some([1998])),
+            )
+            .description(Some(
+                "shadow: the 1998 text or the edited one; 1998 may also be a number",
+            ))
+            .into()
+    }
+}
+impl ToSchema for Edition {}

@@ -45,8 +45,11 @@ pub fn run() -> ExitCode {
                 .map_err(|e| e.to_string())
         }),
         Command::Openapi => {
-            let doc = crate::app::openapi();
-            println!("{}", doc.to_pretty_json().expect("the document serializes"));
+            let doc = crate::app::document();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&doc).expect("the document serializes")
+            );
             ExitCode::SUCCESS
         }
         Command::Admin(cmd) => with_config(|c| admin::run(c, cmd)),
