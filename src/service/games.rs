@@ -370,13 +370,7 @@ pub fn accept(conn: &mut DbConnection, user: i64, token: &str) -> Result<GameDet
         )?;
         game.status = status::ACTIVE.into();
         finish_update(&mut game, &state, &seats, row.hash.clone(), 1);
-        db::insert_moves(conn, std::slice::from_ref(&row))?;
-        if !db::save(conn, &game, prev)? {
-            return Err(ApiError::conflict(
-                "concurrent_update",
-                "the game changed meanwhile; retry",
-            ));
-        }
+        append(conn, &game, prev, &row)?;
         detail(conn, &game, user)
     })
 }
@@ -451,13 +445,7 @@ pub fn resign(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameD
         game.awaiting = String::new();
         game.updated_at = row.created_at;
         game.finished_at = Some(row.created_at);
-        db::insert_moves(conn, std::slice::from_ref(&row))?;
-        if !db::save(conn, &game, prev)? {
-            return Err(ApiError::conflict(
-                "concurrent_update",
-                "the game changed meanwhile; retry",
-            ));
-        }
+        append(conn, &game, prev, &row)?;
         detail(conn, &game, user)
     })
 }
@@ -472,6 +460,25 @@ pub fn list(
     let offset = page.saturating_sub(1).saturating_mul(per_page);
     let rows = db::list_for_user(conn, user, filter, offset, per_page)?;
     rows.iter().map(|g| summary(conn, g, user)).collect()
+}
+
+/// Writes a log row and the game row it advanced, in the caller's
+/// transaction. The version check behind the row lock makes a second writer
+/// fail cleanly rather than fork the log.
+pub fn append(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    previous_move_number: i64,
+    row: &MoveRow,
+) -> Result<(), ApiError> {
+    db::insert_moves(conn, std::slice::from_ref(row))?;
+    if !db::save(conn, game, previous_move_number)? {
+        return Err(ApiError::conflict(
+            "concurrent_update",
+            "the game changed meanwhile; retry",
+        ));
+    }
+    Ok(())
 }
 
 /// Builds a hash-chained log row after `game`'s current head.

@@ -216,13 +216,7 @@ pub fn submit(
         let prev = game.move_number;
         let seat_users = [seats[0].1, seats[1].1];
         finish_update(&mut game, &state, &seat_users, row.hash.clone(), seq);
-        db::insert_moves(conn, std::slice::from_ref(&row))?;
-        if !db::save(conn, &game, prev)? {
-            return Err(ApiError::conflict(
-                "concurrent_update",
-                "the game changed meanwhile; retry",
-            ));
-        }
+        games::append(conn, &game, prev, &row)?;
         let viewer = Some(Seat(seat));
         let outcome = MoveOutcome {
             move_number: seq,
