@@ -364,3 +364,116 @@ fn players_read_redacted_logs_and_admins_the_full_one() {
         assert_eq!(count(&mut conn), before + 1);
     }
 }
+
+/// Rewrites the log from row `k` on as a forger with database access would:
+/// `rows` (renumbered from `k`) replace the stored tail, every hash and link
+/// recomputed, and the game row pointed at the new head.
+fn rewrite_tail(conn: &mut hexpost::store::DbConnection, id: &str, k: i64, rows: &[MoveRow]) {
+    diesel::delete(
+        moves::table
+            .filter(moves::game_id.eq(id))
+            .filter(moves::seq.ge(k)),
+    )
+    .execute(conn)
+    .unwrap();
+    let mut prev = hexpost::store::games::moves(conn, id, k - 2, 1)
+        .unwrap()
+        .pop()
+        .unwrap()
+        .hash;
+    let mut forged = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let mut row = row.clone();
+        row.seq = k + i as i64;
+        row.prev_hash = prev;
+        row.hash = hexpost::service::audit::row_hash(&row);
+        prev = row.hash.clone();
+        forged.push(row);
+    }
+    hexpost::store::games::insert_moves(conn, &forged).unwrap();
+    diesel::update(games::table.find(id))
+        .set((
+            games::move_number.eq(k - 1 + rows.len() as i64),
+            games::chain_head.eq(prev),
+        ))
+        .execute(conn)
+        .unwrap();
+}
+
+#[test]
+fn automated_steps_are_rows_of_their_own() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (root, _) = register_admin(&server, "root");
+        for (variant, seed) in [("shadow", 5), ("catan_for_two", 7)] {
+            let (a, b, id) = api.new_game(variant, json!({}));
+            let made = play_moves([&a, &b], &id, seed, 120);
+            let total = common::game(&a, &id)["move_number"].as_i64().unwrap();
+            assert_verifies(&root, &id, total);
+            let log = root.full_log(&id, true);
+            assert_eq!(log.len() as i64, total);
+            let automated: Vec<&Value> = log
+                .iter()
+                .filter(|r| r["action"]["type"] == "automated_step")
+                .collect();
+            // Start row, one row per move made, one per automated step.
+            assert_eq!(total, 1 + made as i64 + automated.len() as i64, "{variant}");
+            assert!(automated.len() > 10, "{variant}: {} steps", automated.len());
+            for row in &automated {
+                assert_eq!(row["actor"], "server", "{row}");
+                assert_eq!(row["seat"], row["action"]["seat"], "{row}");
+                assert!(!row["events"].as_array().unwrap().is_empty(), "{row}");
+            }
+            if variant == "shadow" {
+                // The fictional players (seats 2 and 3) act in rows of their own.
+                assert!(automated.iter().any(|r| r["seat"].as_u64().unwrap() >= 2));
+            }
+
+            // A consistent forgery that leaves out one automated step is
+            // caught where the step was due.
+            let pool = server.db();
+            let mut conn = pool.get().unwrap();
+            let rows = hexpost::store::games::moves(&mut conn, &id, 0, 10_000).unwrap();
+            // The last step of a run, so a player's row comes next.
+            let k = rows
+                .windows(2)
+                .find(|w| {
+                    w[0].seq > 20
+                        && w[0].action.contains("\"automated_step\"")
+                        && w[1].user_id.is_some()
+                })
+                .expect("an automated step after row 20")[0]
+                .seq;
+            let tail = &rows[k as usize - 1..];
+            rewrite_tail(&mut conn, &id, k, &tail[1..]);
+            assert_diverges(&root, &id, k, "automated step left out");
+            let problem = verify(&root, &id)["divergence"]["problem"].clone();
+            assert!(
+                problem.as_str().unwrap().contains("automated step"),
+                "{problem}"
+            );
+            // ...and one that invents a step where none was due.
+            rewrite_tail(&mut conn, &id, k, tail);
+            assert_verifies(&root, &id, total);
+            let mut invented = tail[0].clone();
+            invented.events = "[]".into();
+            let first_player_row = tail
+                .iter()
+                .position(|r| r.user_id.is_some())
+                .expect("a player's row after the step");
+            let mut with_extra = tail[..first_player_row].to_vec();
+            with_extra.push(invented);
+            with_extra.extend_from_slice(&tail[first_player_row..]);
+            rewrite_tail(&mut conn, &id, k, &with_extra);
+            assert_diverges(
+                &root,
+                &id,
+                k + first_player_row as i64,
+                "automated step invented",
+            );
+            rewrite_tail(&mut conn, &id, k, tail);
+            assert_verifies(&root, &id, total);
+        }
+    }
+}

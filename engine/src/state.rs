@@ -256,7 +256,20 @@ impl GameState {
         Self::with_rng(config, GameRng::from_seed(seed))
     }
 
+    /// `new` with the random stream given, e.g. from a 32-byte seed.
     pub fn with_rng(
+        config: &GameConfig,
+        rng: GameRng,
+    ) -> Result<(GameState, Vec<Event>), ConfigError> {
+        let (mut state, mut events) = Self::opening(config, rng)?;
+        state.run_automation(&mut events);
+        Ok((state, events))
+    }
+
+    /// The new game before any automated step has run, for callers that
+    /// record each automated step on its own (see
+    /// [`GameState::automated_step`]).
+    pub fn opening(
         config: &GameConfig,
         mut rng: GameRng,
     ) -> Result<(GameState, Vec<Event>), ConfigError> {
@@ -310,7 +323,6 @@ impl GameState {
         };
         let mut events = vec![Event::GameStarted { first: Seat(0) }];
         variants::hooks(state.rules.variant).init(&mut state, &mut events);
-        state.run_automation(&mut events);
         Ok((state, events))
     }
 

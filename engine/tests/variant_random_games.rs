@@ -5,8 +5,9 @@
 //! every option combination covered, many more games with the state checks
 //! only, and exact replays and mid-game round trips.
 
+use hexpost_engine::rng::GameRng;
 use hexpost_engine::sim::{Checks, GameRecord, Tally, play_game};
-use hexpost_engine::{GameConfig, GameState, Variant};
+use hexpost_engine::{Event, GameConfig, GameState, Variant};
 
 fn config(variant: Variant, options: &[(&str, &str)]) -> GameConfig {
     let mut c = GameConfig::new(variant);
@@ -215,5 +216,51 @@ fn variant_states_round_trip_at_every_step_of_a_game() {
                 assert_eq!(a, b);
             }
         }
+    }
+}
+
+/// The server logs a player's decision and each automated step after it as
+/// separate rows: running them one at a time must be exactly `apply`.
+#[test]
+fn automated_steps_one_at_a_time_equal_apply() {
+    let mut configs = variant_configs();
+    configs.push(GameConfig::new(Variant::Standard));
+    for config in configs {
+        let mut steps = 0;
+        for seed in 300..315 {
+            let record = play_game(&config, seed, 1000, Checks::None).unwrap();
+            let (whole, whole_log) = replay(&config, &record);
+            let (mut s, mut events) =
+                GameState::opening(&config, GameRng::from_seed(seed)).unwrap();
+            let drain = |s: &mut GameState, log: &mut Vec<Event>, steps: &mut usize| {
+                let mut step = Vec::new();
+                while let Some(seat) = s.automated_step(&mut step) {
+                    assert!(
+                        !step.is_empty(),
+                        "an automated step for {seat:?} said nothing"
+                    );
+                    *steps += 1;
+                    log.append(&mut step);
+                }
+                assert!(step.is_empty(), "events from a step that did not run");
+                assert!(s.is_over() || !s.awaiting().is_empty());
+            };
+            drain(&mut s, &mut events, &mut steps);
+            let mut log = serde_json::to_string(&events).unwrap();
+            for (seat, action) in &record.actions {
+                let mut events = s.apply_decision(*seat, action).unwrap();
+                drain(&mut s, &mut events, &mut steps);
+                log.push_str(&serde_json::to_string(&events).unwrap());
+            }
+            assert_eq!(log, whole_log, "{:?} seed {seed}", config.variant);
+            assert_eq!(s, whole, "{:?} seed {seed}", config.variant);
+        }
+        let automated = !matches!(config.variant, Variant::Standard);
+        assert_eq!(
+            steps > 0,
+            automated,
+            "{:?}: {steps} automated steps",
+            config.variant
+        );
     }
 }

@@ -1,5 +1,10 @@
 //! The hash-chained move log and its verification by replay.
 //!
+//! A player's decision and each automated step it triggers are separate
+//! rows; verification replays them one at a time and also checks that no
+//! automated step that was due is missing before a player's row or at the
+//! end.
+//!
 //! Each row's hash is SHA-256 over a canonical encoding: the JSON array
 //! `[prev_hash, game_id, seq, actor, seat, action, jws, events, state_hash,
 //! created_at]`, with `action` and `events` as the exact stored JSON text.
@@ -48,6 +53,9 @@ pub enum ServerAction {
     },
     /// A player gave up; the other wins.
     Resign { seat: u8 },
+    /// One automated step the engine ran for `seat` after the row before:
+    /// a neutral or fictional seat's action, or an automatic roll.
+    AutomatedStep { seat: u8 },
 }
 
 /// Seats from the roll-off (or the creator's choice), reproducible from
@@ -187,7 +195,7 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                         ));
                     }
                     seats = Some(s);
-                    let (st, events) = GameState::with_rng(&config, GameRng::from_seed_bytes(seed))
+                    let (st, events) = GameState::opening(&config, GameRng::from_seed_bytes(seed))
                         .map_err(|e| fail(seq, format!("config no longer valid: {e}")))?;
                     state = Some(st);
                     serde_json::to_string(&events).unwrap_or_default()
@@ -196,10 +204,29 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                     if row.seat != Some(seat as i32) {
                         return Err(fail(seq, "resign row names another seat".into()));
                     }
+                    automation_settled(state.as_ref(), seq)?;
                     row.events.clone()
+                }
+                ServerAction::AutomatedStep { seat } => {
+                    let st = state.as_mut().ok_or_else(|| {
+                        fail(seq, "an automated step before the start row".into())
+                    })?;
+                    let mut events = Vec::new();
+                    match st.automated_step(&mut events) {
+                        Some(s) if s == Seat(seat) && row.seat == Some(seat as i32) => {}
+                        Some(s) => {
+                            return Err(fail(
+                                seq,
+                                format!("the automated step was for seat {}, not {seat}", s.0),
+                            ));
+                        }
+                        None => return Err(fail(seq, "no automated step was due here".into())),
+                    }
+                    serde_json::to_string(&events).unwrap_or_default()
                 }
             }
         } else {
+            automation_settled(state.as_ref(), seq)?;
             let st = state
                 .as_mut()
                 .ok_or_else(|| fail(seq, "a move before the start row".into()))?;
@@ -214,7 +241,7 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                 return Err(fail(seq, "the move's user does not sit in its seat".into()));
             }
             let events = st
-                .apply(Seat(seat as u8), &action)
+                .apply_decision(Seat(seat as u8), &action)
                 .map_err(|e| fail(seq, format!("the action does not replay: {e}")))?;
             serde_json::to_string(&events).unwrap_or_default()
         };
@@ -235,6 +262,7 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
         prev = row.hash.clone();
     }
     let last = rows.len() as i64;
+    automation_settled(state.as_ref(), last + 1)?;
     if game.move_number != last {
         return Err(fail(
             0,
@@ -259,6 +287,23 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
         ));
     }
     Ok(last)
+}
+
+/// A player's row (or the end of the log) may only follow once every
+/// automated step due has its own row before it.
+fn automation_settled(state: Option<&GameState>, seq: i64) -> Result<(), Divergence> {
+    let Some(st) = state else { return Ok(()) };
+    let mut probe = st.clone();
+    match probe.automated_step(&mut Vec::new()) {
+        None => Ok(()),
+        Some(seat) => Err(Divergence {
+            seq,
+            problem: format!(
+                "an automated step for seat {} was due here but has no row",
+                seat.0
+            ),
+        }),
+    }
 }
 
 fn other(seats: [i64; 2], creator: i64) -> i64 {

@@ -2,9 +2,10 @@
 //! reading games.
 
 use super::audit::{self, ServerAction};
+use super::chain::{Entry, NewRows};
 use super::{engine_state, game_config};
 use crate::api::problem::ApiError;
-use crate::store::games::{self as db, GameRow, ListFilter, MoveRow, status};
+use crate::store::games::{self as db, GameRow, ListFilter, status};
 use crate::store::{DbConnection, now_ms, users};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{GameConfig, GameState, LegalAction, Seat};
@@ -358,19 +359,18 @@ pub fn accept(conn: &mut DbConnection, user: i64, token: &str) -> Result<GameDet
         );
         db::set_seats(conn, &game.id, &[(0, seats[0]), (1, seats[1])])?;
         let config = game_config(&game)?;
-        let (state, events) = GameState::with_rng(&config, GameRng::from_seed_bytes(seed))
+        let (mut state, events) = GameState::opening(&config, GameRng::from_seed_bytes(seed))
             .map_err(|e| ApiError::internal(e.to_string()))?;
         let action = ServerAction::Start {
             seats,
             roll_off: rolls,
         };
-        let prev = game.move_number;
-        let row = log_row(
-            &game, 1, "server", None, None, &action, None, &events, &state,
-        )?;
+        let mut rows = NewRows::after(&game);
+        rows.push(Entry::server(None, &action)?, &events, &state)?;
+        rows.automated_steps(&mut state)?;
         game.status = status::ACTIVE.into();
-        finish_update(&mut game, &state, &seats, row.hash.clone(), 1);
-        append(conn, &game, prev, &row)?;
+        finish_update(&mut game, &state, &seats, &rows);
+        rows.write(conn, &game)?;
         detail(conn, &game, user)
     })
 }
@@ -423,29 +423,17 @@ pub fn resign(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameD
             ));
         }
         let state = engine_state(&game)?;
-        let seq = game.move_number + 1;
-        let action = ServerAction::Resign { seat };
-        let events: Vec<hexpost_engine::Event> = Vec::new();
-        let row = log_row(
-            &game,
-            seq,
-            &format!("seat:{seat}"),
-            Some(seat),
-            Some(user),
-            &action,
-            None,
-            &events,
-            &state,
-        )?;
-        let prev = game.move_number;
-        game.move_number = seq;
-        game.chain_head = row.hash.clone();
+        let mut rows = NewRows::after(&game);
+        let entry = Entry::player(seat, user, &ServerAction::Resign { seat }, None)?;
+        rows.push(entry, &[], &state)?;
+        game.move_number = rows.seq();
+        game.chain_head = rows.head().to_string();
         game.status = status::FINISHED.into();
         game.winner_seat = Some(1 - seat as i32);
         game.awaiting = String::new();
-        game.updated_at = row.created_at;
-        game.finished_at = Some(row.created_at);
-        append(conn, &game, prev, &row)?;
+        game.updated_at = now_ms();
+        game.finished_at = Some(game.updated_at);
+        rows.write(conn, &game)?;
         detail(conn, &game, user)
     })
 }
@@ -462,68 +450,11 @@ pub fn list(
     rows.iter().map(|g| summary(conn, g, user)).collect()
 }
 
-/// Writes a log row and the game row it advanced, in the caller's
-/// transaction. The version check behind the row lock makes a second writer
-/// fail cleanly rather than fork the log.
-pub fn append(
-    conn: &mut DbConnection,
-    game: &GameRow,
-    previous_move_number: i64,
-    row: &MoveRow,
-) -> Result<(), ApiError> {
-    db::insert_moves(conn, std::slice::from_ref(row))?;
-    if !db::save(conn, game, previous_move_number)? {
-        return Err(ApiError::conflict(
-            "concurrent_update",
-            "the game changed meanwhile; retry",
-        ));
-    }
-    Ok(())
-}
-
-/// Builds a hash-chained log row after `game`'s current head.
-#[allow(clippy::too_many_arguments)]
-pub fn log_row(
-    game: &GameRow,
-    seq: i64,
-    actor: &str,
-    seat: Option<u8>,
-    user: Option<i64>,
-    action: &impl Serialize,
-    jws: Option<String>,
-    events: &[hexpost_engine::Event],
-    state: &GameState,
-) -> Result<MoveRow, ApiError> {
-    let state_json = serde_json::to_string(state).map_err(ApiError::internal)?;
-    let mut row = MoveRow {
-        game_id: game.id.clone(),
-        seq,
-        actor: actor.to_string(),
-        seat: seat.map(i32::from),
-        user_id: user,
-        action: serde_json::to_string(action).map_err(ApiError::internal)?,
-        jws,
-        events: serde_json::to_string(events).map_err(ApiError::internal)?,
-        state_hash: audit::sha256_hex(state_json.as_bytes()),
-        prev_hash: game.chain_head.clone(),
-        hash: String::new(),
-        created_at: now_ms(),
-    };
-    row.hash = audit::row_hash(&row);
-    Ok(row)
-}
-
 /// Updates the game row's summary fields from the engine state.
-pub fn finish_update(
-    game: &mut GameRow,
-    state: &GameState,
-    seats: &[i64; 2],
-    head: String,
-    seq: i64,
-) {
-    game.state = serde_json::to_string(state).ok();
-    game.move_number = seq;
-    game.chain_head = head;
+pub fn finish_update(game: &mut GameRow, state: &GameState, seats: &[i64; 2], rows: &NewRows) {
+    game.state = rows.state_json().map(str::to_string);
+    game.move_number = rows.seq();
+    game.chain_head = rows.head().to_string();
     // Only the two real seats map to users; automated seats never wait.
     let awaited: Vec<i64> = state
         .awaiting()

@@ -2,6 +2,7 @@
 //! returns what the API sends back; the API layer only maps HTTP to these.
 
 pub mod audit;
+pub mod chain;
 pub mod games;
 pub mod moves;
 

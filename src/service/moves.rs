@@ -1,7 +1,8 @@
 //! Submitting a move and reading the move log.
 
+use super::chain::{Entry, NewRows};
 use super::engine_state;
-use super::games::{self, finish_update, log_row};
+use super::games::{self, finish_update};
 use crate::api::problem::ApiError;
 use crate::store::games::{self as db, IdempotencyRecord, MoveRow, status};
 use crate::store::{DbConnection, now_ms, users};
@@ -39,9 +40,11 @@ struct MoveClaims {
 
 #[derive(Serialize, Deserialize, ToSchema, Debug)]
 pub struct MoveOutcome {
-    /// The game's move number after this move.
+    /// The game's move number after this move and the automated steps it
+    /// triggered (each of them is a log row of its own).
     pub move_number: i64,
-    /// What happened, as you may see it.
+    /// What happened, as you may see it: your move's events, then those of
+    /// every automated step that followed.
     pub events: Vec<Event>,
     /// Your view after the move.
     pub view: hexpost_engine::GameView,
@@ -196,30 +199,23 @@ pub fn submit(
             .with("game", current));
         }
         let mut state = engine_state(&game)?;
-        let events = state.apply(Seat(seat), &parsed.action).map_err(|e| {
-            ApiError::unprocessable("illegal_move", format!("illegal move: {e}"))
-                .with("reason", &e)
-                .with("move_number", game.move_number)
-        })?;
-        let seq = game.move_number + 1;
-        let row = log_row(
-            &game,
-            seq,
-            &format!("seat:{seat}"),
-            Some(seat),
-            Some(user),
-            &parsed.action,
-            parsed.jws,
-            &events,
-            &state,
-        )?;
-        let prev = game.move_number;
+        let mut events = state
+            .apply_decision(Seat(seat), &parsed.action)
+            .map_err(|e| {
+                ApiError::unprocessable("illegal_move", format!("illegal move: {e}"))
+                    .with("reason", &e)
+                    .with("move_number", game.move_number)
+            })?;
+        let mut rows = NewRows::after(&game);
+        let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
+        rows.push(entry, &events, &state)?;
+        events.extend(rows.automated_steps(&mut state)?);
         let seat_users = [seats[0].1, seats[1].1];
-        finish_update(&mut game, &state, &seat_users, row.hash.clone(), seq);
-        games::append(conn, &game, prev, &row)?;
+        finish_update(&mut game, &state, &seat_users, &rows);
+        rows.write(conn, &game)?;
         let viewer = Some(Seat(seat));
         let outcome = MoveOutcome {
-            move_number: seq,
+            move_number: game.move_number,
             events: events.iter().map(|e| e.redacted_for(viewer)).collect(),
             view: state.view(viewer),
             legal_actions: if game.status == status::ACTIVE {
@@ -253,8 +249,13 @@ pub struct LogEntry {
     pub seq: i64,
     /// `seat:N` for a player's move, `server` for what the server did.
     pub actor: String,
+    /// The seat that acted: the player's, or for an automated step the
+    /// neutral or fictional seat (or the real seat whose automatic roll it
+    /// made). None for the start row.
     pub seat: Option<u8>,
-    /// A player's engine action, or a server entry (`start`, `resign`).
+    /// A player's engine action, or a server entry: `start`, `resign`, or
+    /// `automated_step` (a neutral or fictional seat's action, or an
+    /// automatic roll, that the server resolved after the row before).
     #[schema(value_type = Object)]
     pub action: serde_json::Value,
     /// The signed move, verbatim, when the move was signed.

@@ -468,7 +468,11 @@ pub fn play_with_policy(
             continue;
         }
         let out = r.ok();
-        assert_eq!(out["move_number"], expected + 1);
+        // One row for the move, one per automated step after it.
+        assert!(
+            out["move_number"].as_i64().unwrap() > expected,
+            "move number did not advance: {out}"
+        );
         moves += 1;
         each(&Step {
             who,

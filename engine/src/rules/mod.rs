@@ -38,6 +38,32 @@ impl GameState {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
+        self.decide_into(seat, action, events)?;
+        self.run_automation(events);
+        Ok(())
+    }
+
+    /// Applies `action` for `seat` but stops before the automated steps
+    /// that follow it, so a caller that records every step on its own (the
+    /// server's move log) can run them one at a time with
+    /// [`GameState::automated_step`]. `apply` is exactly this followed by
+    /// automated steps until none is due.
+    pub fn apply_decision(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<Vec<Event>, ActionError> {
+        let mut events = Vec::with_capacity(4);
+        self.decide_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    fn decide_into(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
         events.clear();
         if self.is_over() {
             return Err(ActionError::GameOver);
@@ -124,7 +150,7 @@ impl GameState {
     }
 
     /// Bookkeeping after every successful action: lapse an offer the offerer
-    /// can no longer pay, check victory, then run automated steps.
+    /// can no longer pay, check victory.
     fn after_action(&mut self, ev: &mut Vec<Event>) {
         if let Some(o) = &self.offer
             && !self.player(o.from).hand.contains(&o.give)
@@ -136,15 +162,23 @@ impl GameState {
             self.offer = None;
         }
         self.check_victory(ev);
-        self.run_automation(ev);
+    }
+
+    /// Runs one automated step if one is due, appending its events: the
+    /// seat it acted for, or `None` when a real player's decision is
+    /// awaited (or the game is over).
+    pub fn automated_step(&mut self, ev: &mut Vec<Event>) -> Option<Seat> {
+        if self.is_over() {
+            return None;
+        }
+        let seat = variants::hooks(self.rules.variant).automated_step(self, ev)?;
+        self.check_victory(ev);
+        Some(seat)
     }
 
     /// Automated seats act here until a real player's decision is awaited.
     pub(crate) fn run_automation(&mut self, ev: &mut Vec<Event>) {
-        let hooks = variants::hooks(self.rules.variant);
-        while !self.is_over() && hooks.automated_step(self, ev) {
-            self.check_victory(ev);
-        }
+        while self.automated_step(ev).is_some() {}
     }
 
     /// A player wins the moment they reach the target on their own turn.

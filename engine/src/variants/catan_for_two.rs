@@ -429,9 +429,9 @@ impl VariantHooks for CatanForTwo {
         }
     }
 
-    fn automated_step(&self, s: &mut GameState, ev: &mut Vec<Event>) -> bool {
+    fn automated_step(&self, s: &mut GameState, ev: &mut Vec<Event>) -> Option<Seat> {
         let Phase::Variant(Step::SecondRoll { seat, first }) = *s.phase() else {
-            return false;
+            return None;
         };
         s.pop_phase();
         let mut dice = s.dice.roll(&mut s.rng);
@@ -450,7 +450,7 @@ impl VariantHooks for CatanForTwo {
         s.last_roll = Some(dice);
         ev.push(Event::DiceRolled { seat, dice, total });
         s.resolve_roll(seat, total, ev);
-        true
+        Some(seat)
     }
 
     fn dispatch(

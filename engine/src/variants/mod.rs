@@ -82,11 +82,12 @@ pub trait VariantHooks: Sync {
     /// A real player's turn has begun: reset the variant's once-per-turn flags.
     fn turn_started(&self, _state: &mut GameState, _seat: Seat, _ev: &mut Vec<Event>) {}
 
-    /// One automated step, if an automated seat must act now; returns false
-    /// when a real player's decision is awaited. Called in a loop after every
-    /// action.
-    fn automated_step(&self, _state: &mut GameState, _ev: &mut Vec<Event>) -> bool {
-        false
+    /// One automated step, if an automated seat must act now: returns the
+    /// seat it acted for (a neutral or fictional seat, or the real seat whose
+    /// automatic roll it made), or `None` when a real player's decision is
+    /// awaited. Called in a loop after every action.
+    fn automated_step(&self, _state: &mut GameState, _ev: &mut Vec<Event>) -> Option<Seat> {
+        None
     }
 
     /// The variant's own actions, and every action while one of its steps is

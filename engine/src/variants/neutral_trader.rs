@@ -306,16 +306,14 @@ impl VariantHooks for NeutralTrader {
         }
     }
 
-    fn automated_step(&self, s: &mut GameState, ev: &mut Vec<Event>) -> bool {
-        let Some(neutral) = neutral_of(s) else {
-            return false;
-        };
+    fn automated_step(&self, s: &mut GameState, ev: &mut Vec<Event>) -> Option<Seat> {
+        let neutral = neutral_of(s)?;
         if let Phase::Discard { owed } = s.phase()
             && let Some(&(_, n)) = owed.iter().find(|(seat, _)| *seat == neutral)
         {
             let cards = neutral_discard(s.player(neutral).hand, n);
             s.settle_discard(neutral, &cards, ev);
-            return true;
+            return Some(neutral);
         }
         if let Some((gave, received)) = conversion_due(&s.player(neutral).hand, &s.bank) {
             let gave = ResourceCounts::single(gave, CONVERSION_RATE);
@@ -329,7 +327,7 @@ impl VariantHooks for NeutralTrader {
                 gave,
                 received,
             });
-            return true;
+            return Some(neutral);
         }
         if road_due(s, neutral) {
             let winner = roll_off(s, RollOffPurpose::NeutralRoad, ev);
@@ -337,9 +335,9 @@ impl VariantHooks for NeutralTrader {
                 seat: winner,
                 neutral,
             }));
-            return true;
+            return Some(neutral);
         }
-        false
+        None
     }
 
     fn dispatch(

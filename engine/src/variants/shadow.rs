@@ -545,15 +545,18 @@ impl VariantHooks for Shadow {
         true
     }
 
-    fn automated_step(&self, s: &mut GameState, ev: &mut Vec<Event>) -> bool {
+    fn automated_step(&self, s: &mut GameState, ev: &mut Vec<Event>) -> Option<Seat> {
         match *s.phase() {
-            Phase::Variant(Step::FictionalRoll { seat, next }) => fictional_roll(s, seat, next, ev),
-            Phase::Variant(Step::FictionalOffer { seat, next }) => {
-                fictional_offer(s, seat, next, ev)
+            Phase::Variant(Step::FictionalRoll { seat, next }) => {
+                fictional_roll(s, seat, next, ev);
+                Some(seat)
             }
-            _ => return false,
+            Phase::Variant(Step::FictionalOffer { seat, next }) => {
+                fictional_offer(s, seat, next, ev);
+                Some(seat)
+            }
+            _ => None,
         }
-        true
     }
 
     fn dispatch(

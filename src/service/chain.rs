@@ -1,0 +1,147 @@
+//! Writing the move log: every row a transaction adds, each chained to the
+//! one before it, then the game row that now points at the last of them.
+
+use super::audit::{self, ServerAction};
+use crate::api::problem::ApiError;
+use crate::store::games::{self as db, GameRow, MoveRow};
+use crate::store::{DbConnection, now_ms};
+use hexpost_engine::{Event, GameState};
+use serde::Serialize;
+
+/// Who made a log row's entry, and what it was (besides its events and the
+/// state it led to).
+pub struct Entry {
+    /// `seat:N` for a player's decision, `server` for what the server did.
+    pub actor: String,
+    pub seat: Option<u8>,
+    pub user: Option<i64>,
+    /// The stored JSON of the engine action or server entry.
+    pub action: String,
+    pub jws: Option<String>,
+}
+
+impl Entry {
+    pub fn player(
+        seat: u8,
+        user: i64,
+        action: &impl Serialize,
+        jws: Option<String>,
+    ) -> Result<Self, ApiError> {
+        Ok(Entry {
+            actor: format!("seat:{seat}"),
+            seat: Some(seat),
+            user: Some(user),
+            action: serde_json::to_string(action).map_err(ApiError::internal)?,
+            jws,
+        })
+    }
+
+    pub fn server(seat: Option<u8>, action: &ServerAction) -> Result<Self, ApiError> {
+        Ok(Entry {
+            actor: "server".into(),
+            seat,
+            user: None,
+            action: serde_json::to_string(action).map_err(ApiError::internal)?,
+            jws: None,
+        })
+    }
+}
+
+/// The rows one transaction appends after a game's current chain head.
+pub struct NewRows {
+    game_id: String,
+    head: String,
+    seq: i64,
+    previous_move_number: i64,
+    rows: Vec<MoveRow>,
+    /// The state after the last row, as stored in the game row.
+    state_json: Option<String>,
+}
+
+impl NewRows {
+    pub fn after(game: &GameRow) -> Self {
+        NewRows {
+            game_id: game.id.clone(),
+            head: game.chain_head.clone(),
+            seq: game.move_number,
+            previous_move_number: game.move_number,
+            rows: Vec::new(),
+            state_json: None,
+        }
+    }
+
+    /// The sequence number of the last row (the game's move number once
+    /// written).
+    pub fn seq(&self) -> i64 {
+        self.seq
+    }
+
+    pub fn head(&self) -> &str {
+        &self.head
+    }
+
+    /// The engine state after the last row, serialized once for both its
+    /// hash and the game row.
+    pub fn state_json(&self) -> Option<&str> {
+        self.state_json.as_deref()
+    }
+
+    /// Adds a row recording `entry`, its events and the state it led to.
+    pub fn push(
+        &mut self,
+        entry: Entry,
+        events: &[Event],
+        state: &GameState,
+    ) -> Result<(), ApiError> {
+        let state_json = serde_json::to_string(state).map_err(ApiError::internal)?;
+        self.seq += 1;
+        let mut row = MoveRow {
+            game_id: self.game_id.clone(),
+            seq: self.seq,
+            actor: entry.actor,
+            seat: entry.seat.map(i32::from),
+            user_id: entry.user,
+            action: entry.action,
+            jws: entry.jws,
+            events: serde_json::to_string(events).map_err(ApiError::internal)?,
+            state_hash: audit::sha256_hex(state_json.as_bytes()),
+            prev_hash: std::mem::take(&mut self.head),
+            hash: String::new(),
+            created_at: now_ms(),
+        };
+        row.hash = audit::row_hash(&row);
+        self.head = row.hash.clone();
+        self.rows.push(row);
+        self.state_json = Some(state_json);
+        Ok(())
+    }
+
+    /// Runs every automated step now due, one row each, so the log shows
+    /// (and verification checks) the state after every neutral or
+    /// fictional action. Returns their events in order.
+    pub fn automated_steps(&mut self, state: &mut GameState) -> Result<Vec<Event>, ApiError> {
+        let mut all = Vec::new();
+        let mut step = Vec::new();
+        while let Some(seat) = state.automated_step(&mut step) {
+            let entry = Entry::server(Some(seat.0), &ServerAction::AutomatedStep { seat: seat.0 })?;
+            self.push(entry, &step, state)?;
+            all.append(&mut step);
+        }
+        Ok(all)
+    }
+
+    /// Writes the rows and `game`, which must already carry the new move
+    /// number and chain head. The version check behind the row lock makes a
+    /// second writer fail cleanly rather than fork the log.
+    pub fn write(self, conn: &mut DbConnection, game: &GameRow) -> Result<(), ApiError> {
+        debug_assert_eq!(game.move_number, self.seq);
+        db::insert_moves(conn, &self.rows)?;
+        if !db::save(conn, game, self.previous_move_number)? {
+            return Err(ApiError::conflict(
+                "concurrent_update",
+                "the game changed meanwhile; retry",
+            ));
+        }
+        Ok(())
+    }
+}
