@@ -19,6 +19,7 @@ mod schema;
 pub mod sim;
 pub mod state;
 pub mod testkit;
+mod timeout;
 pub mod types;
 pub mod variants;
 pub mod view;
