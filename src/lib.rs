@@ -6,6 +6,7 @@ pub mod app;
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod examples;
 pub mod ratelimit;
 pub mod server;
 pub mod service;

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{Backend, TestServer};
+use serde_json::Value;
 
 fn generated() -> String {
     serde_json::to_string_pretty(&hexpost::app::document()).unwrap()
@@ -44,6 +45,122 @@ fn every_operation_documents_its_errors_as_problem_json() {
             }
         }
     }
+}
+
+fn component_schemas(doc: &Value) -> &serde_json::Map<String, Value> {
+    doc["components"]["schemas"].as_object().unwrap()
+}
+
+#[test]
+fn every_component_schema_has_an_example() {
+    let doc = hexpost::app::document();
+    let schemas = component_schemas(&doc);
+    assert!(schemas.len() >= 70, "only {} schemas", schemas.len());
+    let missing: Vec<&String> = schemas
+        .iter()
+        .filter(|(_, s)| s.get("example").is_none() && s.get("examples").is_none())
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "component schemas without an example: {missing:?}"
+    );
+}
+
+/// `schema` as the root of a JSON Schema 2020-12 document (OpenAPI 3.1's
+/// dialect) with the spec's components beside it, so its `$ref`s resolve.
+fn validator(doc: &Value, schema: &Value) -> jsonschema::Validator {
+    let mut root = schema.clone();
+    root["components"] = doc["components"].clone();
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&root)
+        .unwrap_or_else(|e| panic!("schema does not compile: {e}\n{schema:#}"))
+}
+
+/// Every `example` and `examples` entry in `schema` and its subschemas, with
+/// the subschema it illustrates and where it sits.
+fn schema_examples<'a>(
+    schema: &'a Value,
+    at: String,
+    out: &mut Vec<(String, &'a Value, &'a Value)>,
+) {
+    match schema {
+        Value::Object(o) => {
+            let listed = o
+                .get("examples")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten();
+            for example in o.get("example").into_iter().chain(listed) {
+                out.push((at.clone(), schema, example));
+            }
+            for (key, sub) in o {
+                // Values, not schemas.
+                if !matches!(
+                    key.as_str(),
+                    "example" | "examples" | "default" | "const" | "enum"
+                ) {
+                    schema_examples(sub, format!("{at}/{key}"), out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, sub) in items.iter().enumerate() {
+                schema_examples(sub, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_example_is_valid_against_its_schema() {
+    let doc = hexpost::app::document();
+    let mut examples = Vec::new();
+    for (name, schema) in component_schemas(&doc) {
+        schema_examples(
+            schema,
+            format!("#/components/schemas/{name}"),
+            &mut examples,
+        );
+    }
+    // Response and request bodies' own examples.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let bodies = op["responses"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(status, r)| (status.as_str(), r))
+                .chain(op.get("requestBody").map(|b| ("request", b)));
+            for (what, body) in bodies {
+                for (media, content) in body["content"].as_object().into_iter().flatten() {
+                    if let Some(example) = content.get("example") {
+                        let at = format!("{method} {path} {what} {media}");
+                        examples.push((at, &content["schema"], example));
+                    }
+                }
+            }
+        }
+    }
+    assert!(examples.len() >= 75, "only {} examples", examples.len());
+    let mut failures = Vec::new();
+    for (at, schema, example) in &examples {
+        let errors: Vec<String> = validator(&doc, schema)
+            .iter_errors(example)
+            .map(|e| format!("{e} (at {})", e.instance_path()))
+            .collect();
+        if !errors.is_empty() {
+            failures.push(format!("{at}: {}", errors.join("; ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "examples that do not match their schema:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -5,7 +5,11 @@
 use crate::board::LayoutKind;
 use serde::{Deserialize, Serialize};
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "standard")
+)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
@@ -45,7 +49,11 @@ impl Variant {
 }
 
 /// catan_for_two: where the two neutral start settlements go.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "fixed")
+)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NeutralStart {
@@ -98,7 +106,11 @@ impl From<Edition> for &'static str {
 }
 
 /// shadow: when the removal roll is rolled again.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "auto")
+)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RemovalReroll {
@@ -121,7 +133,11 @@ pub const VARIANT_OPTIONS: [(&str, Variant); 4] = [
 
 /// Options as the game creator gives them; every field may be left out, and
 /// the variant's preset fills the gaps.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = json!({"vp_target": 12, "friendly_robber": true}))
+)]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GameOptions {

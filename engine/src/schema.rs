@@ -5,9 +5,25 @@
 use crate::board::{EdgeSet, NodeSet, ResourceSet};
 use crate::options::Edition;
 use crate::types::{Resource, ResourceCounts, Seat, SeatList};
+use serde_json::{Value, json};
 use utoipa::openapi::RefOr;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Schema, SchemaType, Type};
+use utoipa::openapi::schema::{
+    ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
+};
 use utoipa::{PartialSchema, ToSchema};
+
+// utoipa deprecates the `example` setters in favour of OpenAPI 3.1's
+// `examples`, but every derived schema carries `example`: these keep the
+// hand-written ones uniform with them.
+#[allow(deprecated)]
+fn object_example(o: ObjectBuilder, example: Value) -> ObjectBuilder {
+    o.example(Some(example))
+}
+
+#[allow(deprecated)]
+fn array_example(a: ArrayBuilder, example: Value) -> ArrayBuilder {
+    a.example(Some(example))
+}
 
 fn int(min: i64, max: i64, description: &str) -> ObjectBuilder {
     ObjectBuilder::new()
@@ -19,10 +35,13 @@ fn int(min: i64, max: i64, description: &str) -> ObjectBuilder {
 
 impl PartialSchema for Seat {
     fn schema() -> RefOr<Schema> {
-        int(
-            0,
-            3,
-            "A seat: 0 and 1 are the two players, 2 and 3 automated seats of some variants",
+        object_example(
+            int(
+                0,
+                3,
+                "A seat: 0 and 1 are the two players, 2 and 3 automated seats of some variants",
+            ),
+            json!(1),
         )
         .into()
     }
@@ -31,44 +50,44 @@ impl ToSchema for Seat {}
 
 impl PartialSchema for SeatList {
     fn schema() -> RefOr<Schema> {
-        ArrayBuilder::new()
+        let seats = ArrayBuilder::new()
             .items(Seat::schema())
             .max_items(Some(4))
-            .description(Some("Seats, in ascending order"))
-            .into()
+            .description(Some("Seats, in ascending order"));
+        array_example(seats, json!([0, 2])).into()
     }
 }
 impl ToSchema for SeatList {}
 
-fn id_list(max: i64, what: &str) -> RefOr<Schema> {
-    ArrayBuilder::new()
+fn id_list(max: i64, what: &str, example: Value) -> RefOr<Schema> {
+    let ids = ArrayBuilder::new()
         .items(int(0, max, what))
         .unique_items(true)
-        .description(Some(format!("{what} ids, ascending")))
-        .into()
+        .description(Some(format!("{what} ids, ascending")));
+    array_example(ids, example).into()
 }
 
 impl PartialSchema for NodeSet {
     fn schema() -> RefOr<Schema> {
-        id_list(53, "Node")
+        id_list(53, "Node", json!([9, 10, 21]))
     }
 }
 impl ToSchema for NodeSet {}
 
 impl PartialSchema for EdgeSet {
     fn schema() -> RefOr<Schema> {
-        id_list(71, "Edge")
+        id_list(71, "Edge", json!([12, 13, 27]))
     }
 }
 impl ToSchema for EdgeSet {}
 
 impl PartialSchema for ResourceSet {
     fn schema() -> RefOr<Schema> {
-        ArrayBuilder::new()
+        let set = ArrayBuilder::new()
             .items(Resource::schema())
             .unique_items(true)
-            .max_items(Some(5))
-            .into()
+            .max_items(Some(5));
+        array_example(set, json!(["wool", "grain"])).into()
     }
 }
 impl ToSchema for ResourceSet {}
@@ -84,14 +103,18 @@ impl PartialSchema for ResourceCounts {
         for r in Resource::ALL {
             o = o.property(r.to_string(), int(0, 255, "cards"));
         }
-        o.into()
+        object_example(
+            o,
+            json!({"brick": 1, "lumber": 0, "wool": 2, "grain": 1, "ore": 0}),
+        )
+        .into()
     }
 }
 impl ToSchema for ResourceCounts {}
 
 impl PartialSchema for Edition {
+    #[allow(deprecated)] // see object_example
     fn schema() -> RefOr<Schema> {
-        use utoipa::openapi::schema::OneOfBuilder;
         OneOfBuilder::new()
             .item(
                 ObjectBuilder::new()
@@ -106,6 +129,7 @@ impl PartialSchema for Edition {
             .description(Some(
                 "shadow: the 1998 text or the edited one; 1998 may also be a number",
             ))
+            .example(Some(json!("edited")))
             .into()
     }
 }

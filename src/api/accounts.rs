@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "ada@example.org", "display_name": "Ada", "password": "correct horse battery"}))]
 pub struct RegisterRequest {
     #[schema(example = "ada@example.org", format = "email", max_length = 254)]
     pub email: String,
@@ -31,12 +32,14 @@ pub struct RegisterRequest {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "ada@example.org", "password": "correct horse battery"}))]
 pub struct LoginRequest {
     pub email: String,
     pub password: String,
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({"id": 1, "email": "ada@example.org", "display_name": "Ada", "is_admin": false}))]
 pub struct UserInfo {
     pub id: i64,
     pub email: String,
@@ -56,6 +59,12 @@ impl From<&User> for UserInfo {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({
+    "access_token": "eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiIsImtpZCI6IjIwMjYtMDEifQ.eyJzdWIiOiIxIiwiYXVkIjoiaGV4cG9zdCIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjoxNzY3MjI5MjAwLCJhZG0iOmZhbHNlfQ.5yu2XjtlNlXHpvGK__971Ttpdi3pVOn-0-2W24Di-yc",
+    "token_type": "Bearer",
+    "expires_in": 3600,
+    "user": {"id": 1, "email": "ada@example.org", "display_name": "Ada", "is_admin": false}
+}))]
 pub struct TokenResponse {
     pub access_token: String,
     #[schema(example = "Bearer")]
@@ -192,6 +201,7 @@ pub async fn me(state: web::Data<AppState>, user: AuthUser) -> Result<HttpRespon
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"public_key": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}))]
 pub struct AddKeyRequest {
     /// The raw 32-byte Ed25519 public key, base64url without padding.
     #[schema(
@@ -202,6 +212,7 @@ pub struct AddKeyRequest {
 }
 
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({"id": 3, "public_key": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", "created_at": 1767229200000_i64}))]
 pub struct KeyInfo {
     pub id: i64,
     pub public_key: String,

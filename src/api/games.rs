@@ -111,12 +111,14 @@ pub async fn get_game(
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "grace@example.org"}))]
 pub struct InviteRequest {
     #[schema(example = "grace@example.org", format = "email", max_length = 254)]
     pub email: String,
 }
 
 #[derive(serde::Serialize, ToSchema)]
+#[schema(example = json!({"invite_token": "5014f9af3a684fdd64a775c1c4c532ee66b1b96cb56b1d02"}))]
 pub struct InviteResponse {
     /// The invitation token (also e-mailed to the invitee).
     pub invite_token: String,

@@ -7,6 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 #[derive(Serialize, ToSchema)]
+#[schema(example = json!({"status": "ok"}))]
 pub struct Health {
     #[schema(example = "ok")]
     pub status: &'static str,

@@ -18,7 +18,7 @@ pub struct Problem {
     #[serde(rename = "type")]
     #[schema(example = "/problems/stale_move")]
     pub kind: String,
-    #[schema(example = "Stale move number")]
+    #[schema(example = "Conflict")]
     pub title: String,
     #[schema(example = 409)]
     pub status: u16,
@@ -127,6 +127,11 @@ impl ApiError {
     /// gets the cause.
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         tracing::error!(error = %cause, "internal error");
+        Self::server_failure()
+    }
+
+    /// All a client learns of any server-side failure.
+    pub fn server_failure() -> Self {
         Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
@@ -203,8 +208,13 @@ pub fn json_error(
     err: actix_web::error::JsonPayloadError,
     _req: &actix_web::HttpRequest,
 ) -> actix_web::Error {
+    payload_error(&err).into()
+}
+
+/// The problem a JSON body's extractor error becomes.
+pub fn payload_error(err: &actix_web::error::JsonPayloadError) -> ApiError {
     use actix_web::error::JsonPayloadError as J;
-    let e = match &err {
+    match err {
         J::OverflowKnownLength { length, limit } => ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
@@ -228,8 +238,7 @@ pub fn json_error(
         }
         J::Deserialize(de) => ApiError::bad_request("malformed_json", de.to_string()),
         other => ApiError::bad_request("malformed_json", other.to_string()),
-    };
-    e.into()
+    }
 }
 
 pub fn path_error(

@@ -118,12 +118,17 @@ pub fn summary(
             display_name: name,
         });
     }
-    Ok(GameSummary {
+    Ok(summary_of(game, players, viewer))
+}
+
+/// The summary of `game`, seated by `players`, as `viewer` sees it.
+pub fn summary_of(game: &GameRow, players: Vec<PlayerInfo>, viewer: i64) -> GameSummary {
+    GameSummary {
         id: game.id.clone(),
         variant: game.variant.clone(),
         status: game.status.clone(),
         created_by: game.created_by,
-        your_seat: user_seat(&seats, viewer),
+        your_seat: players.iter().find(|p| p.user_id == viewer).map(|p| p.seat),
         players,
         move_number: game.move_number,
         awaiting_you: game.awaiting.contains(&format!(",{viewer},")),
@@ -132,7 +137,7 @@ pub fn summary(
         created_at: game.created_at,
         updated_at: game.updated_at,
         seed_hash: game.seed_hash.clone(),
-    })
+    }
 }
 
 pub fn detail(
