@@ -194,6 +194,19 @@ impl utoipa::Modify for CommonProblems {
                 );
                 add("503", "Database unavailable (`unavailable`)", None);
                 for (status, response) in op.responses.responses.iter_mut() {
+                    // OpenAPI requires a description on every response; where
+                    // a handler gave none, the status's reason phrase says it.
+                    if let RefOr::T(response) = response
+                        && response.description.is_empty()
+                    {
+                        response.description = status
+                            .parse::<u16>()
+                            .ok()
+                            .and_then(|c| actix_web::http::StatusCode::from_u16(c).ok())
+                            .and_then(|c| c.canonical_reason())
+                            .unwrap_or("Response")
+                            .to_string();
+                    }
                     if let RefOr::T(response) = response
                         && let Some(RefOr::T(content)) =
                             response.content.get_mut(problem::PROBLEM_JSON)

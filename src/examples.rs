@@ -8,6 +8,7 @@
 
 use crate::api::problem::ApiError;
 use crate::service::audit::{self, ServerAction};
+use crate::service::chain::{Entry, NewRows};
 use crate::service::games::{
     self as svc, CreateGame, Created, GameDetail, GameSummary, PlayerInfo,
 };
@@ -86,46 +87,24 @@ struct LoggedGame {
 }
 
 impl LoggedGame {
-    /// Logs one step as `svc::log_row` does, at the example's clock.
-    fn record(
-        &mut self,
-        actor: &str,
-        seat: Option<u8>,
-        action: &impl Serialize,
-        events: &[Event],
-    ) -> Option<MoveRow> {
-        let seq = self.row.move_number + 1;
-        let user = seat.map(|s| self.seats[s as usize]);
-        let mut row = svc::log_row(
-            &self.row,
-            seq,
-            actor,
-            seat,
-            user,
-            action,
-            None,
-            events,
-            &self.state,
-        )
-        .ok()?;
-        row.created_at = CREATED_AT_MS + seq * MINUTE_MS;
-        row.hash = audit::row_hash(&row);
-        svc::finish_update(
-            &mut self.row,
-            &self.state,
-            &self.seats,
-            row.hash.clone(),
-            seq,
-        );
-        self.row.updated_at = row.created_at;
-        self.log.push(row.clone());
-        Some(row)
+    /// Logs an entry and the automated steps after it as the server does,
+    /// at the example's clock; returns all their events and the entry's row.
+    fn record(&mut self, entry: Entry, events: &[Event]) -> Option<(Vec<Event>, MoveRow)> {
+        let at = CREATED_AT_MS + (self.row.move_number + 1) * MINUTE_MS;
+        let mut rows = NewRows::after(&self.row, at);
+        rows.push(entry, events, &self.state).ok()?;
+        let mut all = events.to_vec();
+        all.extend(rows.automated_steps(&mut self.state).ok()?);
+        svc::finish_update(&mut self.row, &self.state, &self.seats, &rows);
+        let row = rows.rows().first()?.clone();
+        self.log.extend_from_slice(rows.rows());
+        Some((all, row))
     }
 
     fn play(&mut self, seat: Seat, action: &Action) -> Option<(Vec<Event>, MoveRow)> {
-        let events = self.state.apply(seat, action).ok()?;
-        let row = self.record(&format!("seat:{}", seat.0), Some(seat.0), action, &events)?;
-        Some((events, row))
+        let events = self.state.apply_decision(seat, action).ok()?;
+        let user = self.seats[seat.index()];
+        self.record(Entry::player(seat.0, user, action, None).ok()?, &events)
     }
 }
 
@@ -266,7 +245,7 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     );
 
     let (seats, roll_off) = audit::roll_off(&seed, ADA, GRACE, None);
-    let (state, events) = GameState::with_rng(&config, GameRng::from_seed_bytes(seed)).ok()?;
+    let (state, events) = GameState::opening(&config, GameRng::from_seed_bytes(seed)).ok()?;
     let mut game = LoggedGame {
         row,
         log: Vec::new(),
@@ -274,12 +253,8 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         state,
     };
     game.row.status = status::ACTIVE.into();
-    game.record(
-        "server",
-        None,
-        &ServerAction::Start { seats, roll_off },
-        &events,
-    )?;
+    let start = Entry::server(None, &ServerAction::Start { seats, roll_off }).ok()?;
+    game.record(start, &events)?;
     let setup = game.state.view(Some(Seat(0))).setup_step?;
     out.insert("SetupStep", value(setup));
     out.insert("Piece", value(setup.piece));

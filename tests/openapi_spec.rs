@@ -33,6 +33,10 @@ fn every_operation_documents_its_errors_as_problem_json() {
                 "{method} {path}: no success response"
             );
             for (status, r) in responses {
+                assert!(
+                    r["description"].as_str().is_some_and(|d| !d.is_empty()),
+                    "{method} {path} {status}: no description"
+                );
                 if status.starts_with('4') || status.starts_with('5') {
                     assert!(
                         r["content"]["application/problem+json"].is_object(),

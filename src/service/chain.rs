@@ -3,8 +3,8 @@
 
 use super::audit::{self, ServerAction};
 use crate::api::problem::ApiError;
+use crate::store::DbConnection;
 use crate::store::games::{self as db, GameRow, MoveRow};
-use crate::store::{DbConnection, now_ms};
 use hexpost_engine::{Event, GameState};
 use serde::Serialize;
 
@@ -47,9 +47,11 @@ impl Entry {
     }
 }
 
-/// The rows one transaction appends after a game's current chain head.
+/// The rows one transaction appends after a game's current chain head,
+/// all stamped with the transaction's time.
 pub struct NewRows {
     game_id: String,
+    at: i64,
     head: String,
     seq: i64,
     previous_move_number: i64,
@@ -59,9 +61,10 @@ pub struct NewRows {
 }
 
 impl NewRows {
-    pub fn after(game: &GameRow) -> Self {
+    pub fn after(game: &GameRow, at: i64) -> Self {
         NewRows {
             game_id: game.id.clone(),
+            at,
             head: game.chain_head.clone(),
             seq: game.move_number,
             previous_move_number: game.move_number,
@@ -78,6 +81,16 @@ impl NewRows {
 
     pub fn head(&self) -> &str {
         &self.head
+    }
+
+    /// When the rows were written (milliseconds since the epoch).
+    pub fn at(&self) -> i64 {
+        self.at
+    }
+
+    /// The rows so far, in order.
+    pub fn rows(&self) -> &[MoveRow] {
+        &self.rows
     }
 
     /// The engine state after the last row, serialized once for both its
@@ -107,7 +120,7 @@ impl NewRows {
             state_hash: audit::sha256_hex(state_json.as_bytes()),
             prev_hash: std::mem::take(&mut self.head),
             hash: String::new(),
-            created_at: now_ms(),
+            created_at: self.at,
         };
         row.hash = audit::row_hash(&row);
         self.head = row.hash.clone();

@@ -370,7 +370,7 @@ pub fn accept(conn: &mut DbConnection, user: i64, token: &str) -> Result<GameDet
             seats,
             roll_off: rolls,
         };
-        let mut rows = NewRows::after(&game);
+        let mut rows = NewRows::after(&game, now_ms());
         rows.push(Entry::server(None, &action)?, &events, &state)?;
         rows.automated_steps(&mut state)?;
         game.status = status::ACTIVE.into();
@@ -428,7 +428,7 @@ pub fn resign(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameD
             ));
         }
         let state = engine_state(&game)?;
-        let mut rows = NewRows::after(&game);
+        let mut rows = NewRows::after(&game, now_ms());
         let entry = Entry::player(seat, user, &ServerAction::Resign { seat }, None)?;
         rows.push(entry, &[], &state)?;
         game.move_number = rows.seq();
@@ -436,7 +436,7 @@ pub fn resign(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameD
         game.status = status::FINISHED.into();
         game.winner_seat = Some(1 - seat as i32);
         game.awaiting = String::new();
-        game.updated_at = now_ms();
+        game.updated_at = rows.at();
         game.finished_at = Some(game.updated_at);
         rows.write(conn, &game)?;
         detail(conn, &game, user)
@@ -467,7 +467,7 @@ pub fn finish_update(game: &mut GameRow, state: &GameState, seats: &[i64; 2], ro
         .filter_map(|s| seats.get(s.index()).copied())
         .collect();
     game.awaiting = db::awaiting_column(&awaited);
-    game.updated_at = now_ms();
+    game.updated_at = rows.at();
     if let Some(w) = state.winner {
         game.status = status::FINISHED.into();
         game.winner_seat = Some(w.0 as i32);

@@ -206,7 +206,7 @@ pub fn submit(
                     .with("reason", &e)
                     .with("move_number", game.move_number)
             })?;
-        let mut rows = NewRows::after(&game);
+        let mut rows = NewRows::after(&game, now_ms());
         let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
         rows.push(entry, &events, &state)?;
         events.extend(rows.automated_steps(&mut state)?);
