@@ -142,16 +142,40 @@ fn local_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
         var: "JWT_KEYS",
         reason,
     };
-    if let Ok(s) = std::fs::read_to_string(&path) {
-        return Ok(s.trim().as_bytes().to_vec());
+    let stored = |text: String| {
+        let key = text.trim();
+        if key.len() < 32 {
+            return Err(err(format!(
+                "{} holds no usable key; delete it to make a new one, or set JWT_KEYS",
+                path.display()
+            )));
+        }
+        Ok(key.as_bytes().to_vec())
+    };
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        return stored(text);
     }
     std::fs::create_dir_all(data_dir)
         .map_err(|e| err(format!("cannot create {}: {e}", data_dir.display())))?;
     let bytes: [u8; 32] = rand::rng().random();
     let secret = hex::encode(bytes);
-    std::fs::write(&path, &secret)
-        .map_err(|e| err(format!("cannot write {}: {e}", path.display())))?;
-    Ok(secret.into_bytes())
+    // Written aside and then linked into place, so that a process starting
+    // at the same moment never reads a half-written key, and the first
+    // process to publish its key is the one every other process uses.
+    let tmp = data_dir.join(format!("jwt-secret.{}.tmp", &secret[..16]));
+    std::fs::write(&tmp, &secret)
+        .map_err(|e| err(format!("cannot write {}: {e}", tmp.display())))?;
+    let published = std::fs::hard_link(&tmp, &path).or_else(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => Ok(()),
+        // A file system without hard links: replace atomically instead.
+        _ => std::fs::rename(&tmp, &path),
+    });
+    let _ = std::fs::remove_file(&tmp);
+    published.map_err(|e| err(format!("cannot write {}: {e}", path.display())))?;
+    stored(
+        std::fs::read_to_string(&path)
+            .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?,
+    )
 }
 
 #[cfg(test)]
@@ -203,5 +227,22 @@ mod tests {
         .unwrap();
         assert_eq!(c.jwt_keys[0].0, "new");
         assert_eq!(c.jwt_keys.len(), 2);
+    }
+
+    #[test]
+    fn processes_starting_together_share_one_generated_key() {
+        let dir = std::env::temp_dir().join(format!("hexpost-key-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let keys: Vec<Vec<u8>> = std::thread::scope(|s| {
+            let starts: Vec<_> = (0..8).map(|_| s.spawn(|| local_secret(&dir))).collect();
+            starts
+                .into_iter()
+                .map(|t| t.join().unwrap().unwrap())
+                .collect()
+        });
+        assert!(keys.iter().all(|k| k == &keys[0] && k.len() == 64));
+        std::fs::write(dir.join("jwt-secret"), "").unwrap();
+        assert_eq!(local_secret(&dir).unwrap_err().var, "JWT_KEYS");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
