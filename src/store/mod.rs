@@ -50,8 +50,10 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
         if let DbConnection::Sqlite(c) = conn {
             // WAL lets readers run beside the writer; the busy timeout makes
-            // writers queue instead of failing at once.
-            c.batch_execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;")
+            // writers queue instead of failing at once. It comes first: the
+            // pool opens its connections together, and switching a new
+            // file to WAL takes a lock the others must wait for.
+            c.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
                 .map_err(diesel::r2d2::Error::QueryError)?;
         }
         Ok(())
