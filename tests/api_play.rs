@@ -93,3 +93,55 @@ fn variant_games_to_victory_and_verified() {
         }
     }
 }
+
+/// Each list filter returns exactly the games it names: the creator sees
+/// a game nobody has joined yet, the invitee does not until they join, and
+/// "awaiting me" follows whose decision the game waits for.
+#[test]
+fn game_lists_follow_their_filters() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (a, b, started) = api.new_game("standard", json!({}));
+        let open = a
+            .post(
+                "/api/v1/games",
+                &json!({"variant": "duel", "opponent_email": "nobody@example.org"}),
+            )
+            .ok()["game"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let ids = |p: &common::Api, filter: &str| -> Vec<String> {
+            let list = p
+                .get(&format!("/api/v1/games?filter={filter}"))
+                .ok()
+                .clone();
+            let mut ids: Vec<String> = list
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["id"].as_str().unwrap().to_string())
+                .collect();
+            ids.sort();
+            ids
+        };
+        let mut both = vec![started.clone(), open.clone()];
+        both.sort();
+        assert_eq!(ids(&a, "active"), both, "{backend:?}");
+        assert_eq!(ids(&a, "all"), both, "{backend:?}");
+        assert_eq!(ids(&b, "active"), vec![started.clone()], "{backend:?}");
+        assert!(ids(&a, "finished").is_empty() && ids(&b, "finished").is_empty());
+        let awaited = if game(&a, &started)["awaiting_you"] == true {
+            (&a, &b)
+        } else {
+            (&b, &a)
+        };
+        assert_eq!(ids(awaited.0, "awaiting_me"), vec![started.clone()]);
+        assert!(ids(awaited.1, "awaiting_me").is_empty(), "{backend:?}");
+        a.post(&format!("/api/v1/games/{open}/cancel"), &json!({}))
+            .ok();
+        assert_eq!(ids(&a, "finished"), vec![open.clone()], "{backend:?}");
+        assert_eq!(ids(&a, "active"), vec![started.clone()], "{backend:?}");
+    }
+}

@@ -101,10 +101,7 @@ pub async fn get_game(
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let detail = state
-        .db(move |conn| {
-            let game = svc::load_for(conn, &id, user.id, false)?;
-            svc::detail(conn, &game, user.id)
-        })
+        .db(move |conn| svc::detail_for(conn, &id, user.id))
         .await?;
     Ok(HttpResponse::Ok().json(detail))
 }

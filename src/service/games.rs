@@ -6,7 +6,7 @@ use super::chain::{Entry, NewRows};
 use super::{engine_state, game_config};
 use crate::api::problem::ApiError;
 use crate::store::games::{self as db, GameRow, ListFilter, status};
-use crate::store::{DbConnection, now_ms, users};
+use crate::store::{DbConnection, now_ms};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{GameConfig, GameState, LegalAction, Seat};
 use rand::RngExt;
@@ -106,19 +106,18 @@ pub fn summary(
     game: &GameRow,
     viewer: i64,
 ) -> Result<GameSummary, ApiError> {
-    let seats = db::players(conn, &game.id)?;
-    let mut players = Vec::new();
-    for (seat, uid) in &seats {
-        let name = users::by_id(conn, *uid)?
-            .map(|u| u.display_name)
-            .unwrap_or_default();
-        players.push(PlayerInfo {
-            seat: *seat as u8,
-            user_id: *uid,
-            display_name: name,
-        });
-    }
-    Ok(summary_of(game, players, viewer))
+    Ok(summary_of(game, seated(conn, &game.id)?, viewer))
+}
+
+fn seated(conn: &mut DbConnection, game_id: &str) -> Result<Vec<PlayerInfo>, ApiError> {
+    Ok(db::seated(conn, game_id)?
+        .into_iter()
+        .map(|(seat, user_id, display_name)| PlayerInfo {
+            seat: seat as u8,
+            user_id,
+            display_name,
+        })
+        .collect())
 }
 
 /// The summary of `game`, seated by `players`, as `viewer` sees it.
@@ -145,7 +144,29 @@ pub fn detail(
     game: &GameRow,
     viewer: i64,
 ) -> Result<GameDetail, ApiError> {
-    let summary = summary(conn, game, viewer)?;
+    detail_of(game, seated(conn, &game.id)?, viewer)
+}
+
+/// One game as `user` may see it, if they play in it or created it.
+pub fn detail_for(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+) -> Result<GameDetail, ApiError> {
+    let game = db::get(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+    let players = seated(conn, game_id)?;
+    if game.created_by != user && !players.iter().any(|p| p.user_id == user) {
+        return Err(ApiError::forbidden("you do not play in this game"));
+    }
+    detail_of(&game, players, user)
+}
+
+fn detail_of(
+    game: &GameRow,
+    players: Vec<PlayerInfo>,
+    viewer: i64,
+) -> Result<GameDetail, ApiError> {
+    let summary = summary_of(game, players, viewer);
     let seat = summary.your_seat.map(Seat);
     let (view, legal_actions) = match &game.state {
         Some(_) => {

@@ -1,7 +1,7 @@
 //! Games, their players and invitations, the move log, idempotency records
 //! and the admin log.
 
-use super::schema::{admin_log, game_players, games, idempotency_keys, invitations, moves};
+use super::schema::{admin_log, game_players, games, idempotency_keys, invitations, moves, users};
 use super::{DbConnection, StoreResult, now_ms};
 use diesel::prelude::*;
 
@@ -104,6 +104,21 @@ pub fn players(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<(i32, 
         .load(conn)?)
 }
 
+/// The seated players with their display names, in seat order: one query
+/// for what a game summary shows.
+pub fn seated(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<(i32, i64, String)>> {
+    Ok(game_players::table
+        .inner_join(users::table)
+        .filter(game_players::game_id.eq(game_id))
+        .order(game_players::seat.asc())
+        .select((
+            game_players::seat,
+            game_players::user_id,
+            users::display_name,
+        ))
+        .load(conn)?)
+}
+
 pub fn add_player(
     conn: &mut DbConnection,
     game_id: &str,
@@ -144,9 +159,18 @@ pub fn list_for_user(
     offset: i64,
     limit: i64,
 ) -> StoreResult<Vec<GameRow>> {
+    // A union rather than `seated OR created_by`: PostgreSQL can answer
+    // `id IN (…)` through the primary key, but an OR across the two makes
+    // it read every game.
+    let created = diesel::alias!(games as created);
     let mine = game_players::table
         .filter(game_players::user_id.eq(user_id))
-        .select(game_players::game_id);
+        .select(game_players::game_id)
+        .union(
+            created
+                .filter(created.field(games::created_by).eq(user_id))
+                .select(created.field(games::id)),
+        );
     // One query shape for every filter (no boxing, which the multi-backend
     // connection does not support): a status list and an `awaiting` pattern.
     let (statuses, awaiting): (&[&str], String) = match filter {
@@ -168,7 +192,7 @@ pub fn list_for_user(
         ListFilter::AwaitingMe => (&[status::ACTIVE], awaiting_pattern(user_id)),
     };
     Ok(games::table
-        .filter(games::id.eq_any(mine).or(games::created_by.eq(user_id)))
+        .filter(games::id.eq_any(mine))
         .filter(games::status.eq_any(statuses))
         .filter(games::awaiting.like(awaiting))
         .order((games::updated_at.desc(), games::id.asc()))
