@@ -12,6 +12,9 @@ use reqwest::blocking::{Client, Response};
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+pub mod player;
+pub use player::choose;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
@@ -393,22 +396,6 @@ impl Drop for TempDatabase {
                 .execute(&mut conn);
         }
     }
-}
-
-/// A client-side random player: picks uniformly among the served legal
-/// actions, filling templates from its own hand as shown in its view.
-pub fn choose(view: &Value, legal: &[LegalAction], rng: &mut GameRng) -> Action {
-    let view: hexpost_engine::GameView = serde_json::from_value(view.clone()).expect("view parses");
-    let seat = view.viewer.expect("a player's view");
-    let hand = view.you.as_ref().expect("own hand").resources;
-    let own_bid = match &view.phase {
-        hexpost_engine::Phase::Variant(hexpost_engine::variants::Step::Auction(a)) => {
-            a.bid_of(seat)
-        }
-        _ => None,
-    };
-    hexpost_engine::sim::choose_random(legal, hand, own_bid, rng, Default::default())
-        .expect("a legal action")
 }
 
 /// The game as `api` may see it.

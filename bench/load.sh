@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Load benchmark: a release build of hexpost on PostgreSQL, driven over HTTP
+# by many concurrent random games (examples/load), next to `pgbench -N`
+# against the same PostgreSQL server in the same run.
+#
+#   1. pgbench -N: the database's own rate for small write transactions;
+#   2. saturation: moves per second when every client sends its next move
+#      as soon as the answer to the last one arrives;
+#   3. half load: latency at half the saturation rate, offered on a schedule;
+#   4. the database is filled with SEED_GAMES finished games, then half load
+#      again, to show latency does not grow with history.
+#
+# Needs PostgreSQL (PG_URL names the server; databases are created and
+# dropped here) and its pgbench and psql. Takes about 10 minutes with the
+# defaults; a quick look: DURATION=20 SEED_GAMES=5000 bench/load.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432}
+CLIENTS=${CLIENTS:-16}
+DURATION=${DURATION:-60}
+WARMUP=${WARMUP:-10}
+SEED_GAMES=${SEED_GAMES:-100000}
+SEED_ROWS=${SEED_ROWS:-150}
+SCALE=${SCALE:-10}
+PORT=${PORT:-18480}
+# The seeded history needs room: about 90 kB per game with the defaults.
+DISK_HEADROOM_GB=${DISK_HEADROOM_GB:-$((SEED_GAMES * 90 / 1000000 + 5))}
+
+tag=$$
+app_db=hexpost_load_$tag
+bench_db=hexpost_pgbench_$tag
+work=$(mktemp -d)
+server_pid=
+
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  psql -qX "$PG_URL/postgres" -c "DROP DATABASE IF EXISTS $app_db WITH (FORCE)" \
+    -c "DROP DATABASE IF EXISTS $bench_db WITH (FORCE)" >/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+sql() { psql -qXAt -v ON_ERROR_STOP=1 "$PG_URL/$1" -c "$2"; }
+
+free_gb=$(df -BG --output=avail "$(sql postgres 'SHOW data_directory')" 2>/dev/null | tail -1 | tr -dc 0-9 || echo 0)
+if [ -n "$free_gb" ] && [ "$free_gb" -gt 0 ] && [ "$free_gb" -lt "$DISK_HEADROOM_GB" ]; then
+  echo "only ${free_gb} GB free for PostgreSQL; the seeded history needs about ${DISK_HEADROOM_GB} GB" >&2
+  exit 1
+fi
+
+echo "== building (release)"
+cargo build --release --locked --bin hexpost --example load
+load=target/release/examples/load
+
+echo "== machine"
+echo "cpus: $(nproc); $(sql postgres 'SELECT version()')"
+echo "clients: $CLIENTS; duration: ${DURATION}s after ${WARMUP}s warm-up; pgbench scale $SCALE"
+
+echo "== pgbench -N"
+sql postgres "CREATE DATABASE $bench_db"
+pgbench -q -i -s "$SCALE" "$PG_URL/$bench_db" >/dev/null 2>&1
+sql postgres "CHECKPOINT"
+pgbench -N -n -c "$CLIENTS" -j 2 -T "$DURATION" "$PG_URL/$bench_db" | tee "$work/pgbench.txt"
+tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$work/pgbench.txt" | head -1)
+sql postgres "DROP DATABASE $bench_db WITH (FORCE)"
+
+echo "== starting hexpost (release) on $app_db"
+sql postgres "CREATE DATABASE $app_db"
+DATABASE_URL="$PG_URL/$app_db" HEXPOST_BIND="127.0.0.1:$PORT" HEXPOST_DATA_DIR="$work" \
+  DATABASE_POOL_SIZE="$CLIENTS" RATE_LIMIT_LOGIN_PER_MINUTE=0 RATE_LIMIT_MOVES_PER_MINUTE=0 \
+  RUST_LOG=warn target/release/hexpost serve 2>"$work/server.log" &
+server_pid=$!
+for _ in $(seq 1 100); do
+  curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null || { cat "$work/server.log"; exit 1; }
+
+run_load() { # name, extra args...
+  local name=$1
+  shift
+  sql "$app_db" "CHECKPOINT"
+  "$load" --base "http://127.0.0.1:$PORT" --clients "$CLIENTS" --duration "$DURATION" \
+    --warmup "$WARMUP" --json "$@" | tee "$work/$name.txt"
+}
+field() { tail -1 "$work/$1.txt" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"; }
+
+echo "== saturation"
+run_load saturation --seed 1
+saturated=$(field saturation moves_per_sec)
+half=$(python3 -c "print(round($saturated / 2, 1))")
+
+echo "== half load: $half moves/s"
+run_load half --seed 2 --rate "$half"
+
+echo "== seeding $SEED_GAMES finished games with $SEED_ROWS log rows each"
+chunk=10000
+for ((first = 1; first <= SEED_GAMES; first += chunk)); do
+  last=$((first + chunk - 1 < SEED_GAMES ? first + chunk - 1 : SEED_GAMES))
+  psql -qX "$PG_URL/$app_db" -v tag="$tag" -v first="$first" -v last="$last" \
+    -v rows="$SEED_ROWS" -f bench/load_seed.sql
+  echo "   games $first-$last"
+done
+sql "$app_db" "VACUUM ANALYZE"
+echo "database now: $(sql "$app_db" "SELECT count(*) FROM games WHERE status = 'finished'") finished games, \
+$(sql "$app_db" "SELECT count(*) FROM moves") log rows, \
+$(sql "$app_db" "SELECT pg_size_pretty(pg_database_size(current_database()))")"
+
+echo "== half load after seeding: $half moves/s"
+run_load seeded --seed 3 --rate "$half"
+
+echo "== summary"
+python3 - "$tps" "$work" <<'EOF'
+import json, sys
+tps, work = float(sys.argv[1]), sys.argv[2]
+r = {n: json.loads(open(f"{work}/{n}.txt").read().strip().splitlines()[-1])
+     for n in ("saturation", "half", "seeded")}
+s = r["saturation"]["moves_per_sec"]
+print(f"pgbench -N: {tps:.0f} tps")
+print(f"saturation: {s:.0f} moves/s = {s / tps:.2f} of pgbench (target >= 0.40)")
+for n, label in (("half", "half load"), ("seeded", "half load, seeded")):
+    x = r[n]
+    print(f"{label}: {x['moves_per_sec']:.0f} moves/s, p50 {x['p50_ms']:.2f} ms, "
+          f"p99 {x['p99_ms']:.2f} ms (target < 25)")
+EOF

@@ -1,0 +1,229 @@
+//! One client of the load generator: two registered users who play game
+//! after game against each other, learning only from what the API serves.
+
+use crate::player;
+use hdrhistogram::Histogram;
+use hexpost_engine::LegalAction;
+use hexpost_engine::rng::GameRng;
+use reqwest::blocking::Client;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// What one client measured.
+pub struct Tally {
+    pub moves: u64,
+    /// Move latency in microseconds.
+    pub latency: Histogram<u64>,
+    pub games_finished: u64,
+    /// Moves the rules refused (the random player may offer a trade the
+    /// bank cannot serve); expected, and not timed.
+    pub rejected: u64,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            moves: 0,
+            // 1 µs to 60 s at three significant digits.
+            latency: Histogram::new_with_bounds(1, 60_000_000, 3).expect("valid bounds"),
+            games_finished: 0,
+            rejected: 0,
+        }
+    }
+}
+
+impl Tally {
+    pub fn merge(&mut self, other: &Tally) {
+        self.moves += other.moves;
+        self.latency.add(&other.latency).expect("same bounds");
+        self.games_finished += other.games_finished;
+        self.rejected += other.rejected;
+    }
+}
+
+pub struct Pair {
+    http: Client,
+    base: String,
+    variant: String,
+    /// Bearer tokens of the creator (seat of whoever the server put there)
+    /// and of the invited opponent.
+    tokens: [String; 2],
+    opponent_email: String,
+    rng: GameRng,
+}
+
+/// Whose turn it is in the current game, as last served.
+struct Turn {
+    who: usize,
+    move_number: i64,
+    view: Value,
+    legal: Vec<LegalAction>,
+}
+
+impl Pair {
+    pub fn register(base: &str, name: &str, variant: &str, seed: u64) -> Result<Pair, String> {
+        let http = Client::builder()
+            .timeout(Duration::from_secs(60))
+            .build()
+            .map_err(|e| e.to_string())?;
+        let mut tokens = Vec::new();
+        for who in ["a", "b"] {
+            let body = send(http.post(format!("{base}/api/v1/accounts")).json(&json!({
+                "email": format!("{name}{who}@load.example"),
+                "display_name": format!("{name}{who}"),
+                "password": "load test password",
+            })))?;
+            tokens.push(field_str(&body, "/access_token")?);
+        }
+        let [a, b] = <[String; 2]>::try_from(tokens).expect("two users");
+        Ok(Pair {
+            http,
+            base: base.to_string(),
+            variant: variant.to_string(),
+            tokens: [a, b],
+            opponent_email: format!("{name}b@load.example"),
+            rng: GameRng::from_seed(seed),
+        })
+    }
+
+    /// Plays until `until`, timing moves sent from `measure_from` on.
+    pub fn play(
+        &mut self,
+        measure_from: Instant,
+        until: Instant,
+        interval: Option<Duration>,
+        offset: Option<Duration>,
+    ) -> Result<Tally, String> {
+        let mut tally = Tally::default();
+        let mut due = interval.map(|_| Instant::now() + offset.unwrap_or_default());
+        'games: while Instant::now() < until {
+            let id = self.new_game()?;
+            let mut turn = self.whose_turn(&id, None)?;
+            loop {
+                if let Some(d) = due {
+                    let now = Instant::now();
+                    if d > now {
+                        std::thread::sleep(d - now);
+                    }
+                }
+                let sent = due.unwrap_or_else(Instant::now);
+                if sent >= until {
+                    break 'games;
+                }
+                let action = player::choose(&turn.view, &turn.legal, &mut self.rng);
+                let reply = self
+                    .http
+                    .post(format!("{}/api/v1/games/{id}/moves", self.base))
+                    .bearer_auth(&self.tokens[turn.who])
+                    .json(&json!({"expected_move_number": turn.move_number, "action": action}))
+                    .send()
+                    .map_err(|e| e.to_string())?;
+                let status = reply.status().as_u16();
+                let body: Value = reply.json().map_err(|e| e.to_string())?;
+                let done = Instant::now();
+                if let (Some(d), Some(i)) = (due.as_mut(), interval) {
+                    *d += i;
+                }
+                if status == 422 && body.pointer("/reason/code") == Some(&json!("bank_shortage")) {
+                    tally.rejected += 1;
+                    continue;
+                }
+                if status != 200 {
+                    // Any other refusal means the server or this client is
+                    // wrong, and the run's figures cannot be trusted.
+                    return Err(format!("move answered {status}: {body}"));
+                }
+                if sent >= measure_from {
+                    tally.moves += 1;
+                    let micros = done.duration_since(sent).as_micros() as u64;
+                    tally.latency.saturating_record(micros.max(1));
+                }
+                if body["status"] != "active" {
+                    tally.games_finished += 1;
+                    continue 'games;
+                }
+                turn = match legal_of(&body)? {
+                    legal if !legal.is_empty() => Turn {
+                        who: turn.who,
+                        move_number: field_i64(&body, "/move_number")?,
+                        view: body["view"].clone(),
+                        legal,
+                    },
+                    _ => self.whose_turn(&id, Some(1 - turn.who))?,
+                };
+            }
+        }
+        Ok(tally)
+    }
+
+    fn new_game(&self) -> Result<String, String> {
+        let created = send(
+            self.http
+                .post(format!("{}/api/v1/games", self.base))
+                .bearer_auth(&self.tokens[0])
+                .json(&json!({"variant": self.variant, "options": {}, "opponent_email": self.opponent_email})),
+        )?;
+        let id = field_str(&created, "/game/id")?;
+        let token = field_str(&created, "/invite_token")?;
+        send(
+            self.http
+                .post(format!("{}/api/v1/invitations/{token}/accept", self.base))
+                .bearer_auth(&self.tokens[1])
+                .json(&json!({})),
+        )?;
+        Ok(id)
+    }
+
+    /// Asks the server who is awaited, `first` before the other player.
+    fn whose_turn(&self, id: &str, first: Option<usize>) -> Result<Turn, String> {
+        let order = match first {
+            Some(w) => [w, 1 - w],
+            None => [0, 1],
+        };
+        for who in order {
+            let game = send(
+                self.http
+                    .get(format!("{}/api/v1/games/{id}", self.base))
+                    .bearer_auth(&self.tokens[who]),
+            )?;
+            let legal = legal_of(&game)?;
+            if !legal.is_empty() {
+                return Ok(Turn {
+                    who,
+                    move_number: field_i64(&game, "/move_number")?,
+                    view: game["view"].clone(),
+                    legal,
+                });
+            }
+        }
+        Err(format!("game {id} is active but nobody may act"))
+    }
+}
+
+fn send(request: reqwest::blocking::RequestBuilder) -> Result<Value, String> {
+    let reply = request.send().map_err(|e| e.to_string())?;
+    let status = reply.status();
+    let body: Value = reply.json().map_err(|e| e.to_string())?;
+    if status.is_success() {
+        Ok(body)
+    } else {
+        Err(format!("{status}: {body}"))
+    }
+}
+
+fn legal_of(body: &Value) -> Result<Vec<LegalAction>, String> {
+    serde_json::from_value(body["legal_actions"].clone()).map_err(|e| e.to_string())
+}
+
+fn field_str(body: &Value, pointer: &str) -> Result<String, String> {
+    body.pointer(pointer)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| format!("no {pointer} in {body}"))
+}
+
+fn field_i64(body: &Value, pointer: &str) -> Result<i64, String> {
+    body.pointer(pointer)
+        .and_then(Value::as_i64)
+        .ok_or_else(|| format!("no {pointer} in {body}"))
+}

@@ -1,0 +1,23 @@
+//! The random player the tests and the load generator share: it sees only
+//! what a client is served (its view and legal actions), as a third-party
+//! client would.
+
+use hexpost_engine::rng::GameRng;
+use hexpost_engine::{Action, LegalAction};
+use serde_json::Value;
+
+/// A client-side random player: picks uniformly among the served legal
+/// actions, filling templates from its own hand as shown in its view.
+pub fn choose(view: &Value, legal: &[LegalAction], rng: &mut GameRng) -> Action {
+    let view: hexpost_engine::GameView = serde_json::from_value(view.clone()).expect("view parses");
+    let seat = view.viewer.expect("a player's view");
+    let hand = view.you.as_ref().expect("own hand").resources;
+    let own_bid = match &view.phase {
+        hexpost_engine::Phase::Variant(hexpost_engine::variants::Step::Auction(a)) => {
+            a.bid_of(seat)
+        }
+        _ => None,
+    };
+    hexpost_engine::sim::choose_random(legal, hand, own_bid, rng, Default::default())
+        .expect("a legal action")
+}
