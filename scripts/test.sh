@@ -22,6 +22,8 @@ if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url" && command -
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
 fi
 
+echo "== deployment files"
+./deploy/check.sh
 echo "== format"
 cargo fmt --all -- --check
 echo "== lint"

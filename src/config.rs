@@ -59,11 +59,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
             }),
         }
     };
-    let bind_text = get("HEXPOST_BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
-    let bind = bind_text.parse().map_err(|_| ConfigError {
-        var: "HEXPOST_BIND",
-        reason: format!("`{bind_text}` is not an address:port"),
-    })?;
+    let bind = bind_from_lookup(&get)?;
     let jwt_keys = match get("JWT_KEYS") {
         Some(text) => parse_keys(&text)?,
         None => vec![("local".to_string(), local_secret(&data_dir)?)],
@@ -95,9 +91,24 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
     })
 }
 
+/// A variable of the process environment; set but empty counts as unset.
+pub fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+/// `HEXPOST_BIND` alone, for `hexpost healthcheck`: a full load could
+/// create the data directory and a token key, which a probe must not do.
+pub fn bind_from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<SocketAddr, ConfigError> {
+    let text = get("HEXPOST_BIND").unwrap_or_else(|| "127.0.0.1:8080".into());
+    text.parse().map_err(|_| ConfigError {
+        var: "HEXPOST_BIND",
+        reason: format!("`{text}` is not an address:port"),
+    })
+}
+
 impl Config {
     pub fn from_env() -> Result<Config, ConfigError> {
-        from_lookup(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+        from_lookup(env_var)
     }
 
     pub fn is_postgres(&self) -> bool {

@@ -1,6 +1,7 @@
 //! Command-line entry points. Each subcommand lives in its own file.
 
 pub mod admin;
+pub mod healthcheck;
 pub mod simulate;
 
 use crate::config::Config;
@@ -27,6 +28,9 @@ enum Command {
     Migrate,
     /// Print the OpenAPI document.
     Openapi,
+    /// Exit 0 if the server at HEXPOST_BIND answers GET /readyz with 200, else 1
+    /// (a container health check that needs no HTTP client in the image).
+    Healthcheck,
     /// Administration: users, verification.
     #[command(subcommand)]
     Admin(admin::AdminCommand),
@@ -52,6 +56,7 @@ pub fn run() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
+        Command::Healthcheck => healthcheck::run(),
         Command::Admin(cmd) => with_config(|c| admin::run(c, cmd)),
         Command::Simulate(args) => simulate::run(args),
     }
