@@ -33,6 +33,16 @@ fn mail_server(backend: Backend, smtp_url: &str, extra: &[(&str, &str)]) -> Test
     TestServer::start_with(backend, &vars)
 }
 
+/// A server sending to a running SMTP sink, with players ada and bob.
+fn setup(py: &str, backend: Backend) -> (SmtpSink, TestServer, Api, Api) {
+    let sink = SmtpSink::running(py);
+    let server = mail_server(backend, &sink.url(), &[]);
+    let api = server.client();
+    let (ada, _) = api.register("ada");
+    let (bob, _) = api.register("bob");
+    (sink, server, ada, bob)
+}
+
 /// Creates a game of `creator` inviting `email`: (game id, invite token).
 fn invite(creator: &Api, email: &str) -> (String, String) {
     let created = creator.post(
@@ -167,11 +177,7 @@ fn assert_threaded(mails: &[Received], game_id: &str) {
 fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
     let Some(py) = smtp::python() else { return };
     for backend in BACKENDS {
-        let sink = SmtpSink::running(&py);
-        let server = mail_server(backend, &sink.url(), &[]);
-        let api = server.client();
-        let (ada, _) = api.register("ada");
-        let (bob, _) = api.register("bob");
+        let (sink, _server, ada, bob) = setup(&py, backend);
         let (id, token) = invite(&ada, "bob@example.org");
 
         let mails = sink.wait_for(1);
@@ -261,11 +267,7 @@ fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
 fn declines_and_the_notification_setting() {
     let Some(py) = smtp::python() else { return };
     for backend in BACKENDS {
-        let sink = SmtpSink::running(&py);
-        let server = mail_server(backend, &sink.url(), &[]);
-        let api = server.client();
-        let (ada, _) = api.register("ada");
-        let (bob, _) = api.register("bob");
+        let (sink, server, ada, bob) = setup(&py, backend);
         let settings = "/api/v1/account/notifications";
         assert_eq!(bob.get(settings).ok()["notify"], "every_move");
         assert_eq!(
@@ -276,11 +278,13 @@ fn declines_and_the_notification_setting() {
         bob.put(settings, &json!({"notify": "sometimes"}))
             .problem(422, "invalid_body");
         bob.put(settings, &json!({})).problem(422, "invalid_body");
-        api.get(settings).problem(401, "unauthorized");
+        server.client().get(settings).problem(401, "unauthorized");
 
         // An invitation to an address without an account, declined.
         let (declined_game, token) = invite(&ada, "carol@example.org");
-        api.post(&format!("/api/v1/invitations/{token}/decline"), &json!({}))
+        server
+            .client()
+            .post(&format!("/api/v1/invitations/{token}/decline"), &json!({}))
             .ok();
         let mails = sink.wait_for(2);
         assert_eq!(mails[0].rcpt_tos, ["carol@example.org"]);
@@ -479,11 +483,7 @@ fn buyer(view: &Value, legal: &[LegalAction], rng: &mut GameRng) -> Action {
 fn no_mail_shows_a_player_the_other_players_hidden_cards() {
     let Some(py) = smtp::python() else { return };
     for backend in BACKENDS {
-        let sink = SmtpSink::running(&py);
-        let server = mail_server(backend, &sink.url(), &[]);
-        let api = server.client();
-        let (ada, _) = api.register("ada");
-        let (bob, _) = api.register("bob");
+        let (sink, server, ada, bob) = setup(&py, backend);
         let (id, token) = invite(&ada, "bob@example.org");
         accept(&bob, &token);
         let (admin, _) = common::register_admin(&server, "root");

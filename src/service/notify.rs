@@ -89,21 +89,9 @@ pub fn accepted(
     acceptor: i64,
     at: i64,
 ) -> Result<(), ApiError> {
-    let creator = user(conn, game.created_by)?;
-    if !wants(&creator, false) {
-        return Ok(());
-    }
     let opponent = user(conn, acceptor)?;
-    let context = json!({"player": creator.display_name, "opponent": opponent.display_name});
-    let mail = Mail {
-        kind: kind::ACCEPTED,
-        game,
-        user: Some(creator.id),
-        recipient: &creator.email,
-        game_seq: None,
-        context,
-    };
-    queue(conn, mail, at)
+    let context = json!({"opponent": opponent.display_name});
+    to_creator(conn, game, kind::ACCEPTED, context, at)
 }
 
 /// Tells the creator that the invitation to `email` was declined.
@@ -113,13 +101,24 @@ pub fn declined(
     email: &str,
     at: i64,
 ) -> Result<(), ApiError> {
+    to_creator(conn, game, kind::DECLINED, json!({"invitee": email}), at)
+}
+
+/// A mail to the game's creator, unless they turned game mails off.
+fn to_creator(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    kind: &'static str,
+    mut context: Value,
+    at: i64,
+) -> Result<(), ApiError> {
     let creator = user(conn, game.created_by)?;
     if !wants(&creator, false) {
         return Ok(());
     }
-    let context = json!({"player": creator.display_name, "invitee": email});
+    context["player"] = creator.display_name.clone().into();
     let mail = Mail {
-        kind: kind::DECLINED,
+        kind,
         game,
         user: Some(creator.id),
         recipient: &creator.email,
