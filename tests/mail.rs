@@ -450,6 +450,15 @@ fn failed_mails_are_shown_to_admins_and_retried() {
             .post("/api/v1/admin/mail/nope/retry", &json!({}))
             .problem(404, "invalid_path");
 
+        let out = hexpost_cli(&server, &["admin", "mail", "failed"]);
+        assert!(out.status.success(), "{out:?}");
+        let listed: Vec<Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(listed, *failed);
+
         sink.start();
         let first = failed[0]["id"].as_i64().unwrap();
         let r = admin.post(&format!("/api/v1/admin/mail/{first}/retry"), &json!({}));
@@ -649,5 +658,64 @@ fn a_claim_is_a_lease_that_runs_out() {
         );
         let retried = outbox::claim(&mut conn, now + 12_000, now + 13_000, 10).unwrap();
         assert_eq!((retried[0].id, retried[0].attempts), (late_id, 0));
+    }
+}
+
+#[test]
+fn two_workers_on_one_outbox_send_each_mail_once() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let sink = SmtpSink::running(&py);
+        let db = TempDatabase::new(backend);
+        let pool = hexpost::store::connect(&db.url, 4).unwrap();
+        let mut conn = pool.get().unwrap();
+        hexpost::store::migrate(&mut conn).unwrap();
+        let now = hexpost::store::now_ms();
+        const MAILS: usize = 40;
+        for n in 0..MAILS {
+            let context =
+                json!({"inviter": "ada", "variant": "duel", "token": "t", "time_limit_hours": 72});
+            let mail = NewMail {
+                kind: "invitation".into(),
+                game_id: None,
+                user_id: None,
+                recipient: format!("player{n}@example.org"),
+                context: context.to_string(),
+                message_id: format!("invitation.{n}"),
+                game_seq: None,
+                due_at: now,
+                created_at: now,
+            };
+            outbox::insert(&mut conn, &mail).unwrap();
+        }
+        drop(conn);
+        let url = sink.url();
+        let vars = [
+            ("DATABASE_URL", db.url.as_str()),
+            ("SMTP_URL", url.as_str()),
+            ("PUBLIC_BASE_URL", BASE),
+            ("JWT_KEYS", "test:0123456789abcdef0123456789abcdef"),
+        ];
+        let config = hexpost::config::from_lookup(|k| {
+            vars.iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| v.to_string())
+        })
+        .unwrap();
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let worker = hexpost::mail::worker::Worker::new(&config, pool.clone()).unwrap();
+                std::thread::spawn(move || worker.drain().unwrap())
+            })
+            .collect();
+        let handled: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+        assert_eq!(
+            handled, MAILS,
+            "{backend:?}: each row claimed by one worker"
+        );
+        let mails = sink.wait_for(MAILS);
+        assert_eq!(mails.len(), MAILS, "{backend:?}");
+        let recipients: BTreeSet<&str> = mails.iter().map(|m| m.to()).collect();
+        assert_eq!(recipients.len(), MAILS);
     }
 }
