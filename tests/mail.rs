@@ -356,6 +356,16 @@ fn assert_each_delivered_once(server: &TestServer, sink: &SmtpSink) {
         assert!(start.elapsed().as_secs() < 10, "{:?}", outbox_rows(server));
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    // Once sent, the invitation token is no longer stored in clear.
+    let pool = server.db();
+    let contexts: Vec<String> = table::table
+        .select(table::context)
+        .load(&mut pool.get().unwrap())
+        .unwrap();
+    assert!(
+        contexts.iter().all(|c| !c.contains("\"token\"")),
+        "{contexts:?}"
+    );
 }
 
 #[test]
@@ -638,8 +648,8 @@ fn a_claim_is_a_lease_that_runs_out() {
         let again = outbox::claim(&mut conn, now + 2000, now + 3000, 10).unwrap();
         assert_eq!(again.iter().map(|r| r.id).collect::<Vec<_>>(), [id]);
         // The first worker lost its lease: its mark does nothing.
-        assert!(!outbox::mark_sent(&mut conn, id, now + 1000, now + 2100).unwrap());
-        assert!(outbox::mark_sent(&mut conn, id, now + 3000, now + 2100).unwrap());
+        assert!(!outbox::mark_sent(&mut conn, id, now + 1000, now + 2100, "{}").unwrap());
+        assert!(outbox::mark_sent(&mut conn, id, now + 3000, now + 2100, "{}").unwrap());
         let row = outbox::get(&mut conn, id).unwrap().unwrap();
         assert_eq!((row.status.as_str(), row.attempts), ("sent", 1));
         assert!(

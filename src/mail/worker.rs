@@ -85,7 +85,7 @@ impl Worker {
             let result = self.deliver(row);
             let at = (self.clock)();
             let kept = match &result {
-                Ok(()) => outbox::mark_sent(&mut conn, row.id, lease, at),
+                Ok(()) => outbox::mark_sent(&mut conn, row.id, lease, at, &without_secrets(row)),
                 Err(error) => {
                     let retry_at = self.retry_at(row.attempts, at);
                     match retry_at {
@@ -139,5 +139,20 @@ impl Worker {
         self.mailer.send(&message, &row.message_id)?;
         tracing::info!(mail = row.id, kind = %row.kind, "mail sent");
         Ok(())
+    }
+}
+
+/// A sent row's context without the invitation token: the database keeps
+/// only the token's hash (in `invitations`), and a sent mail no longer
+/// needs it.
+fn without_secrets(row: &MailRow) -> String {
+    match serde_json::from_str::<serde_json::Value>(&row.context) {
+        Ok(mut context) => {
+            if let Some(fields) = context.as_object_mut() {
+                fields.remove("token");
+            }
+            context.to_string()
+        }
+        Err(_) => row.context.clone(),
     }
 }

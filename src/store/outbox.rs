@@ -154,17 +154,20 @@ macro_rules! leased {
     };
 }
 
-/// Marks a claimed row sent; `false` when the lease was lost meanwhile
-/// (another worker may have sent it too).
+/// Marks a claimed row sent, keeping `context` as what it was sent with;
+/// `false` when the lease was lost meanwhile (another worker may have sent
+/// it too).
 pub fn mark_sent(
     conn: &mut DbConnection,
     id: i64,
     lease_until: i64,
     now: i64,
+    context: &str,
 ) -> StoreResult<bool> {
     let n = diesel::update(leased!(id, lease_until))
         .set((
             outbox::status.eq(status::SENT),
+            outbox::context.eq(context),
             outbox::sent_at.eq(Some(now)),
             outbox::claimed_until.eq(None::<i64>),
             outbox::attempts.eq(outbox::attempts + 1),
