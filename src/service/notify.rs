@@ -48,12 +48,14 @@ fn user(conn: &mut DbConnection, id: i64) -> Result<users::User, ApiError> {
     users::by_id(conn, id)?.ok_or_else(|| ApiError::internal(format!("user {id} is missing")))
 }
 
-fn wants(u: &users::User, every_move_only: bool) -> bool {
-    if every_move_only {
-        u.notify == users::notify::EVERY_MOVE
-    } else {
-        u.notify != users::notify::OFF
-    }
+/// Whether `u` gets mails about their games (all but `off`).
+fn wants_game_mail(u: &users::User) -> bool {
+    u.notify != users::notify::OFF
+}
+
+/// Whether `u` gets a mail for each move awaited from them.
+fn wants_turn_mail(u: &users::User) -> bool {
+    u.notify == users::notify::EVERY_MOVE
 }
 
 /// The invitation, to the invited address (which may have no account yet).
@@ -113,7 +115,7 @@ fn to_creator(
     at: i64,
 ) -> Result<(), ApiError> {
     let creator = user(conn, game.created_by)?;
-    if !wants(&creator, false) {
+    if !wants_game_mail(&creator) {
         return Ok(());
     }
     context["player"] = creator.display_name.clone().into();
@@ -147,17 +149,14 @@ pub fn after_move(
     if game.status == status::FINISHED {
         return game_over(conn, game, state, &people, &names, at);
     }
-    let mut mailed = Vec::new();
     for seat in state.awaiting().iter().copied().filter(|s| s.is_real()) {
         let recipient = &people[seat.index()];
         if Some(recipient.id) == mover
-            || mailed.contains(&recipient.id)
-            || !wants(recipient, true)
+            || !wants_turn_mail(recipient)
             || outbox::unanswered_turn_mail(conn, &game.id, recipient.id)?
         {
             continue;
         }
-        mailed.push(recipient.id);
         let context = your_move(conn, game, state, seat, recipient.id, &names)?;
         let mail = Mail {
             kind: kind::YOUR_MOVE,
@@ -183,7 +182,7 @@ fn your_move(
     names: &Names,
 ) -> Result<Value, ApiError> {
     let me = seat.index();
-    let since = outbox::last_decision(conn, &game.id, user)?.unwrap_or(0);
+    let since = db::last_decision(conn, &game.id, user)?.unwrap_or(0);
     let mut lines = Vec::new();
     let mut after = since;
     loop {
@@ -251,7 +250,7 @@ fn game_over(
     let view = state.view(None);
     let scores = scores(&view, names, |p| p.final_vp.unwrap_or(p.visible_vp));
     for person in people {
-        if !wants(person, false) {
+        if !wants_game_mail(person) {
             continue;
         }
         let context = json!({

@@ -5,7 +5,7 @@
 //! rows another claim holds locked, SQLite has a single writer, and a lease
 //! that runs out (a worker died mid-send) frees its rows again.
 
-use super::schema::{moves, outbox};
+use super::schema::outbox;
 use super::{DbConnection, StoreResult, write_tx};
 use diesel::prelude::*;
 
@@ -80,20 +80,7 @@ pub fn unanswered_turn_mail(
     let Some(mailed_at) = last_mailed else {
         return Ok(false);
     };
-    Ok(last_decision(conn, game_id, user)?.is_none_or(|seq| seq <= mailed_at))
-}
-
-/// The log sequence number of `user`'s last decision in the game.
-pub fn last_decision(
-    conn: &mut DbConnection,
-    game_id: &str,
-    user: i64,
-) -> StoreResult<Option<i64>> {
-    Ok(moves::table
-        .filter(moves::game_id.eq(game_id))
-        .filter(moves::user_id.eq(user))
-        .select(diesel::dsl::max(moves::seq))
-        .first::<Option<i64>>(conn)?)
+    Ok(super::games::last_decision(conn, game_id, user)?.is_none_or(|seq| seq <= mailed_at))
 }
 
 /// Claims up to `limit` due rows until `lease_until`, committing the claim
