@@ -79,6 +79,8 @@ impl Worker {
     pub fn round(&self) -> Result<usize, String> {
         let mut conn = self.pool.get().map_err(|e| e.to_string())?;
         let now = (self.clock)();
+        // Twice the longest the batch's sends can take, so a live worker
+        // keeps its rows, and a dead one's are free again soon after.
         let lease = now + BATCH * (self.config.smtp_timeout_secs as i64 + 5) * 2000;
         let rows = outbox::claim(&mut conn, now, lease, BATCH).map_err(|e| e.to_string())?;
         for row in &rows {
