@@ -392,7 +392,7 @@ fn mails_queued_before_a_restart_are_sent_after_it() {
     let Some(py) = smtp::python() else { return };
     for backend in BACKENDS {
         let sink = SmtpSink::running(&py);
-        // This instance's worker looks at the outbox only when it starts.
+        // This instance's worker would first look at the outbox in an hour.
         let mut server = mail_server(
             backend,
             &sink.url(),

@@ -1,17 +1,17 @@
 """An SMTP server for the mail tests (aiosmtpd): accepts every message on
 127.0.0.1:PORT and writes each as a JSON file (envelope sender, recipients,
-raw message) into DIR. Prints "ready" once it listens; runs until killed.
+raw message, decoded text and HTML parts) into DIR. Prints "ready" once it listens; runs until killed.
 
     python smtp_sink.py PORT DIR
 """
 
-import asyncio
 import email
 import email.policy
 import itertools
 import json
 import os
 import sys
+import threading
 
 from aiosmtpd.controller import Controller
 
@@ -45,8 +45,9 @@ def main():
     controller = Controller(Sink(directory), hostname="127.0.0.1", port=port)
     controller.start()
     print("ready", flush=True)
+    # The controller serves from its own thread; this one waits to be killed.
     try:
-        asyncio.get_event_loop().run_until_complete(asyncio.Event().wait())
+        threading.Event().wait()
     finally:
         controller.stop()
 

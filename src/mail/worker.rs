@@ -41,7 +41,8 @@ impl Worker {
         self
     }
 
-    /// Polls forever; each round sends everything due.
+    /// Polls forever, first one interval after the start; each round sends
+    /// everything due.
     pub async fn run(self: Arc<Self>) {
         tracing::info!(
             backend = if self.mailer.is_smtp() {
@@ -53,13 +54,13 @@ impl Worker {
         );
         let interval = Duration::from_millis(self.config.poll_interval_ms);
         loop {
+            actix_web::rt::time::sleep(interval).await;
             let worker = self.clone();
             match actix_web::rt::task::spawn_blocking(move || worker.drain()).await {
                 Ok(Ok(_)) => {}
                 Ok(Err(e)) => tracing::warn!(error = %e, "mail worker: outbox unavailable"),
                 Err(e) => tracing::error!(error = %e, "mail worker round panicked"),
             }
-            actix_web::rt::time::sleep(interval).await;
         }
     }
 
