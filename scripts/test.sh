@@ -13,6 +13,12 @@ if [ ! -x "$venv/bin/st" ]; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check 'schemathesis==4.32.5'
 fi
 export HEXPOST_SCHEMATHESIS="$PWD/$venv/bin/st"
+# The mail tests' SMTP server (tests/smtp_sink.py).
+if ! "$venv/bin/python" -c 'import aiosmtpd' 2>/dev/null; then
+  echo "== installing aiosmtpd into $venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check 'aiosmtpd==1.4.6'
+fi
+export HEXPOST_TEST_PYTHON="$PWD/$venv/bin/python"
 
 # The server tests need PostgreSQL at HEXPOST_TEST_PG_URL (default below).
 # Where it is installed but stopped, start it.

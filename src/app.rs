@@ -237,6 +237,7 @@ fn common_problem(status: &str, path: &str) -> Option<ApiError> {
             ("{game_id}", "game"),
             ("{token}", "invitation"),
             ("{key_id}", "key"),
+            ("{mail_id}", "failed mail"),
         ]
         .into_iter()
         .find(|(param, _)| path.contains(param))

@@ -26,6 +26,25 @@ pub struct Config {
     pub log_json: bool,
     /// Directory for the SQLite file and other local state.
     pub data_dir: PathBuf,
+    pub mail: MailConfig,
+}
+
+/// Sending mail, and the outbox worker's pace.
+#[derive(Clone, Debug)]
+pub struct MailConfig {
+    /// `smtps://…`, `smtp://…?tls=starttls` or plain `smtp://…`; None
+    /// writes each message as an .eml file under `data_dir/mail`.
+    pub smtp_url: Option<String>,
+    pub from: lettre::message::Mailbox,
+    /// Refuse to serve without SMTP (a production guard against mails
+    /// silently piling up as files).
+    pub required: bool,
+    pub smtp_timeout_secs: u64,
+    pub poll_interval_ms: u64,
+    /// The first retry waits this long; each further one twice as long.
+    pub backoff_base_ms: u64,
+    /// Attempts before a mail is marked failed for an admin to retry.
+    pub max_attempts: u32,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +79,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         }
     };
     let bind = bind_from_lookup(&get)?;
+    let mail = mail_config(&get, &num)?;
     let jwt_keys = match get("JWT_KEYS") {
         Some(text) => parse_keys(&text)?,
         None => vec![("local".to_string(), local_secret(&data_dir)?)],
@@ -88,6 +108,51 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         bind,
         jwt_keys,
         data_dir,
+        mail,
+    })
+}
+
+fn mail_config(
+    get: &impl Fn(&str) -> Option<String>,
+    num: &impl Fn(&'static str, u64) -> Result<u64, ConfigError>,
+) -> Result<MailConfig, ConfigError> {
+    let smtp_url = get("SMTP_URL");
+    if let Some(url) = &smtp_url {
+        crate::mail::sender::smtp_transport(url, 1).map_err(|reason| ConfigError {
+            var: "SMTP_URL",
+            reason,
+        })?;
+    }
+    let from_text = get("MAIL_FROM").unwrap_or_else(|| "hexpost <hexpost@localhost>".into());
+    let from = from_text.parse().map_err(|e| ConfigError {
+        var: "MAIL_FROM",
+        reason: format!("`{from_text}` is not a mail address: {e}"),
+    })?;
+    let required = match get("MAIL_REQUIRED").as_deref().map(str::trim) {
+        None | Some("false") | Some("0") => false,
+        Some("true") | Some("1") => true,
+        Some(other) => {
+            return Err(ConfigError {
+                var: "MAIL_REQUIRED",
+                reason: format!("`{other}` is not true or false"),
+            });
+        }
+    };
+    let max_attempts = num("MAIL_MAX_ATTEMPTS", 8)?;
+    if max_attempts == 0 {
+        return Err(ConfigError {
+            var: "MAIL_MAX_ATTEMPTS",
+            reason: "at least one attempt is needed".into(),
+        });
+    }
+    Ok(MailConfig {
+        smtp_url,
+        from,
+        required,
+        smtp_timeout_secs: num("SMTP_TIMEOUT_SECS", 30)?.max(1),
+        poll_interval_ms: num("MAIL_POLL_INTERVAL_MS", 5000)?.max(10),
+        backoff_base_ms: num("MAIL_BACKOFF_BASE_MS", 60_000)?,
+        max_attempts: max_attempts.min(u32::MAX as u64) as u32,
     })
 }
 
@@ -212,6 +277,7 @@ mod tests {
         assert_eq!(c.bind.to_string(), "127.0.0.1:8080");
         assert_eq!(c.public_base_url, "http://127.0.0.1:8080");
         assert_eq!(c.jwt_keys.len(), 1);
+        assert!(c.mail.smtp_url.is_none() && !c.mail.required);
         // The generated secret is stable across loads.
         assert_eq!(cfg(&[]).unwrap().jwt_keys, c.jwt_keys);
     }
@@ -231,6 +297,26 @@ mod tests {
             cfg(&[("BODY_LIMIT_BYTES", "lots")]).unwrap_err().var,
             "BODY_LIMIT_BYTES"
         );
+        for (var, value) in [
+            ("SMTP_URL", "http://mail.example.org"),
+            ("SMTP_URL", "smtp://mail.example.org?tls=sometimes"),
+            ("MAIL_FROM", "not an address"),
+            ("MAIL_REQUIRED", "maybe"),
+            ("MAIL_MAX_ATTEMPTS", "0"),
+            ("MAIL_POLL_INTERVAL_MS", "soon"),
+        ] {
+            assert_eq!(cfg(&[(var, value)]).unwrap_err().var, var, "{value}");
+        }
+        for url in [
+            "smtps://user:secret@mail.example.org",
+            "smtp://mail.example.org:587?tls=starttls",
+            "smtp://127.0.0.1:2525",
+        ] {
+            assert_eq!(
+                cfg(&[("SMTP_URL", url)]).unwrap().mail.smtp_url.as_deref(),
+                Some(url)
+            );
+        }
         let c = cfg(&[(
             "JWT_KEYS",
             "new:0123456789abcdef0123456789abcdef,old:fedcba9876543210fedcba9876543210",

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod examples;
+pub mod mail;
 pub mod ratelimit;
 pub mod server;
 pub mod service;

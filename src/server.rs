@@ -3,9 +3,11 @@
 use crate::api::problem;
 use crate::app::{self, AppState};
 use crate::config::Config;
+use crate::mail::worker::Worker;
 use crate::store;
 use actix_cors::Cors;
 use actix_web::{App, HttpServer, web};
+use std::sync::Arc;
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 
@@ -35,7 +37,7 @@ pub fn open_store(config: &Config) -> Result<store::DbPool, store::StoreError> {
 
 fn cors(config: &Config) -> Cors {
     let mut cors = Cors::default()
-        .allowed_methods(["GET", "POST", "DELETE"])
+        .allowed_methods(["GET", "POST", "PUT", "DELETE"])
         .allowed_headers(["authorization", "content-type", "idempotency-key"])
         .expose_headers(["retry-after", "etag"])
         .max_age(3600);
@@ -49,12 +51,15 @@ fn cors(config: &Config) -> Cors {
     cors
 }
 
-/// Builds the server bound to `listener` (tests pass a port-0 listener).
+/// Builds the server bound to `listener` (tests pass a port-0 listener),
+/// and starts the mail worker beside it; call it inside an actix system.
 pub fn build(
     state: web::Data<AppState>,
     listener: std::net::TcpListener,
 ) -> std::io::Result<actix_web::dev::Server> {
     let body_limit = state.config.body_limit_bytes;
+    let worker = Worker::new(&state.config, state.pool.clone()).map_err(std::io::Error::other)?;
+    actix_web::rt::spawn(Arc::new(worker).run());
     let server = HttpServer::new(move || {
         let (app, doc) = app::routes(
             App::new()
@@ -99,6 +104,7 @@ pub fn build(
 /// `hexpost serve`.
 pub fn serve(config: Config) -> std::io::Result<()> {
     init_logging(config.log_json);
+    crate::mail::check_required(&config).map_err(std::io::Error::other)?;
     let pool = open_store(&config).map_err(std::io::Error::other)?;
     let listener = std::net::TcpListener::bind(config.bind)?;
     tracing::info!(address = %config.bind, database = %redact(&config.database_url), "hexpost listening");

@@ -11,13 +11,14 @@ use diesel::sql_types::{Integer, Text};
 use hexpost::store::DbConnection;
 use std::collections::BTreeMap;
 
-const TABLES: [&str; 8] = [
+const TABLES: [&str; 9] = [
     "admin_log",
     "game_players",
     "games",
     "idempotency_keys",
     "invitations",
     "moves",
+    "outbox",
     "user_keys",
     "users",
 ];
@@ -267,6 +268,10 @@ fn both_backends_build_the_same_columns() {
         ("user_keys", "revoked_at"),
         ("invitations", "responded_at"),
         ("admin_log", "admin_user_id"),
+        ("outbox", "game_id"),
+        ("outbox", "user_id"),
+        ("outbox", "claimed_until"),
+        ("outbox", "sent_at"),
     ] {
         assert!(nullable(t, c), "{t}.{c} should be nullable");
     }
@@ -278,6 +283,10 @@ fn both_backends_build_the_same_columns() {
         ("users", "email"),
         ("users", "id"),
         ("idempotency_keys", "response"),
+        ("users", "notify"),
+        ("outbox", "context"),
+        ("outbox", "message_id"),
+        ("outbox", "due_at"),
     ] {
         assert!(!nullable(t, c), "{t}.{c} should be NOT NULL");
     }

@@ -2,10 +2,12 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod admin_mail;
 pub mod games;
 pub mod health;
 pub mod integral;
 pub mod json;
+pub mod notifications;
 pub mod problem;
 
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -17,6 +19,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(accounts::add_key)
         .service(accounts::list_keys)
         .service(accounts::revoke_key)
+        .service(notifications::get_settings)
+        .service(notifications::put_settings)
         .service(games::create)
         .service(games::list)
         .service(games::get_game)
@@ -30,7 +34,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::decline)
         .service(games::topology)
         .service(admin::full_log)
-        .service(admin::verify);
+        .service(admin::verify)
+        .service(admin_mail::failed)
+        .service(admin_mail::retry_all)
+        .service(admin_mail::retry_one);
 }
 
 /// The published OpenAPI document (see `app::to_document`).

@@ -2,7 +2,7 @@
 
 use crate::config::Config;
 use crate::service::{audit, moves};
-use crate::store::{games as db, users};
+use crate::store::{games as db, outbox, users};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -24,6 +24,23 @@ pub enum AdminCommand {
     Verify {
         /// The game id.
         game: String,
+    },
+    /// Mails that failed every attempt.
+    #[command(subcommand)]
+    Mail(MailCommand),
+}
+
+#[derive(Subcommand)]
+pub enum MailCommand {
+    /// List failed mails (one JSON object a line).
+    Failed,
+    /// Queue a failed mail again (or every one with --all).
+    Retry {
+        /// The mail's id (from `failed`).
+        #[arg(required_unless_present = "all", conflicts_with = "all")]
+        id: Option<i64>,
+        #[arg(long)]
+        all: bool,
     },
 }
 
@@ -57,6 +74,25 @@ pub fn run(config: Config, cmd: AdminCommand) -> Result<(), String> {
                 "{}",
                 serde_json::json!({"id": user.id, "email": user.email, "is_admin": user.is_admin})
             );
+            Ok(())
+        }
+        AdminCommand::Mail(MailCommand::Failed) => {
+            for row in outbox::failed(&mut conn, 0, i64::MAX).map_err(|e| e.to_string())? {
+                let mail = crate::api::admin_mail::FailedMail::from(row);
+                println!(
+                    "{}",
+                    serde_json::to_string(&mail).map_err(|e| e.to_string())?
+                );
+            }
+            Ok(())
+        }
+        AdminCommand::Mail(MailCommand::Retry { id, .. }) => {
+            let n =
+                crate::service::notify::retry_failed(&mut conn, None, id).map_err(|e| e.detail)?;
+            if let (0, Some(id)) = (n, id) {
+                return Err(format!("no failed mail {id}"));
+            }
+            println!("{}", serde_json::json!({ "retried": n }));
             Ok(())
         }
         AdminCommand::Verify { game } => {

@@ -3,6 +3,7 @@
 
 use super::audit::{self, ServerAction};
 use super::chain::{Entry, NewRows};
+use super::notify;
 use super::{engine_state, game_config};
 use crate::api::problem::ApiError;
 use crate::store::games::{self as db, GameRow, ListFilter, status};
@@ -287,7 +288,7 @@ pub fn create(conn: &mut DbConnection, user: i64, req: &CreateGame) -> Result<Cr
     crate::store::write_tx(conn, |conn| {
         db::insert_game(conn, &row)?;
         let invite_token = match &opponent {
-            Some(email) => Some(invite_in_tx(conn, &row, user, email)?),
+            Some(email) => Some(invite_in_tx(conn, &row, user, email, now)?),
             None => None,
         };
         Ok(Created {
@@ -303,6 +304,7 @@ fn invite_in_tx(
     game: &GameRow,
     user: i64,
     email: &str,
+    at: i64,
 ) -> Result<String, ApiError> {
     if game.created_by != user {
         return Err(ApiError::forbidden("only the game's creator invites"));
@@ -322,6 +324,7 @@ fn invite_in_tx(
         email,
         &audit::sha256_hex(token.as_bytes()),
     )?;
+    notify::invitation(conn, game, email, &token, at)?;
     Ok(token)
 }
 
@@ -334,7 +337,7 @@ pub fn invite(
     let email = crate::api::accounts::normalize_email(email)?;
     crate::store::write_tx(conn, |conn| {
         let game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
-        invite_in_tx(conn, &game, user, &email)
+        invite_in_tx(conn, &game, user, &email, now_ms())
     })
 }
 
@@ -396,7 +399,10 @@ pub fn accept(conn: &mut DbConnection, user: i64, token: &str) -> Result<GameDet
         rows.automated_steps(&mut state)?;
         game.status = status::ACTIVE.into();
         finish_update(&mut game, &state, &seats, &rows);
+        let at = rows.at();
         rows.write(conn, &game)?;
+        notify::accepted(conn, &game, user, at)?;
+        notify::after_move(conn, &game, &state, &seats, Some(user), at)?;
         detail(conn, &game, user)
     })
 }
@@ -411,6 +417,7 @@ pub fn decline(conn: &mut DbConnection, token: &str) -> Result<(), ApiError> {
             game.status = status::DECLINED.into();
             game.updated_at = now_ms();
             db::save(conn, &game, prev)?;
+            notify::declined(conn, &game, &inv.email, game.updated_at)?;
         }
         Ok(())
     })
@@ -460,6 +467,15 @@ pub fn resign(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameD
         game.updated_at = rows.at();
         game.finished_at = Some(game.updated_at);
         rows.write(conn, &game)?;
+        let seat_users = [seats[0].1, seats[1].1];
+        notify::after_move(
+            conn,
+            &game,
+            &state,
+            &seat_users,
+            Some(user),
+            game.updated_at,
+        )?;
         detail(conn, &game, user)
     })
 }

@@ -5,6 +5,7 @@ pub mod audit;
 pub mod chain;
 pub mod games;
 pub mod moves;
+pub mod notify;
 
 use crate::api::problem::ApiError;
 use crate::store::games::GameRow;

@@ -3,6 +3,7 @@
 use super::chain::{Entry, NewRows};
 use super::engine_state;
 use super::games::{self, finish_update};
+use super::notify;
 use crate::api::problem::ApiError;
 use crate::store::games::{self as db, IdempotencyRecord, MoveRow, status};
 use crate::store::{DbConnection, now_ms, users};
@@ -212,7 +213,9 @@ pub fn submit(
         events.extend(rows.automated_steps(&mut state)?);
         let seat_users = [seats[0].1, seats[1].1];
         finish_update(&mut game, &state, &seat_users, &rows);
+        let at = rows.at();
         rows.write(conn, &game)?;
+        notify::after_move(conn, &game, &state, &seat_users, Some(user), at)?;
         let viewer = Some(Seat(seat));
         let outcome = MoveOutcome {
             move_number: game.move_number,

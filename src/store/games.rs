@@ -263,6 +263,19 @@ pub fn moves(
         .load(conn)?)
 }
 
+/// The log sequence number of `user`'s last decision in the game.
+pub fn last_decision(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+) -> StoreResult<Option<i64>> {
+    Ok(moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::user_id.eq(user))
+        .select(diesel::dsl::max(moves::seq))
+        .first::<Option<i64>>(conn)?)
+}
+
 #[derive(Queryable, Selectable, Clone, Debug)]
 #[diesel(table_name = invitations)]
 pub struct Invitation {

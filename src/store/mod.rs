@@ -4,6 +4,7 @@
 //! can start together.
 
 pub mod games;
+pub mod outbox;
 pub mod schema;
 pub mod users;
 

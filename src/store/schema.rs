@@ -8,6 +8,7 @@ diesel::table! {
         password_hash -> Text,
         is_admin -> Bool,
         created_at -> BigInt,
+        notify -> Text,
     }
 }
 
@@ -102,6 +103,26 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    outbox (id) {
+        id -> BigInt,
+        kind -> Text,
+        game_id -> Nullable<Text>,
+        user_id -> Nullable<BigInt>,
+        recipient -> Text,
+        context -> Text,
+        message_id -> Text,
+        game_seq -> Nullable<BigInt>,
+        status -> Text,
+        attempts -> Integer,
+        due_at -> BigInt,
+        claimed_until -> Nullable<BigInt>,
+        last_error -> Nullable<Text>,
+        created_at -> BigInt,
+        sent_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
 diesel::joinable!(game_players -> games (game_id));
 diesel::joinable!(game_players -> users (user_id));
@@ -116,5 +137,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     invitations,
     moves,
     idempotency_keys,
-    admin_log
+    admin_log,
+    outbox
 );

@@ -13,6 +13,8 @@ pub struct User {
     pub password_hash: String,
     pub is_admin: bool,
     pub created_at: i64,
+    /// `every_move`, `digest` or `off` (see `notify`).
+    pub notify: String,
 }
 
 #[derive(Insertable)]
@@ -66,6 +68,21 @@ pub fn by_id(conn: &mut DbConnection, id: i64) -> StoreResult<Option<User>> {
         .select(User::as_select())
         .first(conn)
         .optional()?)
+}
+
+/// The values of `users.notify`.
+pub mod notify {
+    pub const EVERY_MOVE: &str = "every_move";
+    pub const DIGEST: &str = "digest";
+    pub const OFF: &str = "off";
+    pub const ALL: [&str; 3] = [EVERY_MOVE, DIGEST, OFF];
+}
+
+pub fn set_notify(conn: &mut DbConnection, id: i64, value: &str) -> StoreResult<()> {
+    diesel::update(users::table.find(id))
+        .set(users::notify.eq(value))
+        .execute(conn)?;
+    Ok(())
 }
 
 pub fn set_admin(conn: &mut DbConnection, id: i64, admin: bool) -> StoreResult<()> {

@@ -3,6 +3,8 @@
 //! and a small blocking HTTP client.
 #![allow(dead_code)]
 
+pub mod smtp;
+
 use diesel::{Connection, RunQueryDsl, pg::PgConnection};
 use hexpost::app::AppState;
 use hexpost::config;
@@ -39,10 +41,58 @@ pub struct TestServer {
     pub base: String,
     pub backend: Backend,
     pub database_url: String,
+    /// The server's data directory (`HEXPOST_DATA_DIR`).
+    pub data_dir: std::path::PathBuf,
+    vars: Vec<(String, String)>,
     handle: actix_web::dev::ServerHandle,
     thread: Option<std::thread::JoinHandle<()>>,
     cleanup: Option<String>,
     _dir: tempdir::Dir,
+}
+
+/// A running server: its address, handle and thread.
+struct Running {
+    base: String,
+    handle: actix_web::dev::ServerHandle,
+    thread: std::thread::JoinHandle<()>,
+}
+
+/// Starts a server (and its mail worker) with the configuration `vars`.
+fn launch(vars: &[(String, String)]) -> Running {
+    let cfg = config::from_lookup(|k| {
+        vars.iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    })
+    .unwrap();
+    let pool = hexpost::server::open_store(&cfg).expect("store opens and migrates");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let state = actix_web::web::Data::new(AppState::new(cfg, pool));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let server = hexpost::server::build(state, listener).unwrap();
+            tx.send(server.handle()).unwrap();
+            server.await.unwrap();
+        })
+    });
+    let handle = rx.recv().unwrap();
+    Running {
+        base,
+        handle,
+        thread,
+    }
+}
+
+fn stop(handle: &actix_web::dev::ServerHandle, thread: Option<std::thread::JoinHandle<()>>) {
+    let handle = handle.clone();
+    let stopper =
+        std::thread::spawn(move || actix_web::rt::System::new().block_on(handle.stop(false)));
+    let _ = stopper.join();
+    if let Some(t) = thread {
+        let _ = t.join();
+    }
 }
 
 mod tempdir {
@@ -102,34 +152,32 @@ impl TestServer {
             vars.retain(|(key, _)| key != k);
             vars.push((k.to_string(), v.to_string()));
         }
-        let cfg = config::from_lookup(|k| {
-            vars.iter()
-                .find(|(key, _)| key == k)
-                .map(|(_, v)| v.clone())
-        })
-        .unwrap();
-        let pool = hexpost::server::open_store(&cfg).expect("store opens and migrates");
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let state = actix_web::web::Data::new(AppState::new(cfg, pool));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let thread = std::thread::spawn(move || {
-            actix_web::rt::System::new().block_on(async move {
-                let server = hexpost::server::build(state, listener).unwrap();
-                tx.send(server.handle()).unwrap();
-                server.await.unwrap();
-            })
-        });
-        let handle = rx.recv().unwrap();
+        let running = launch(&vars);
         TestServer {
-            base,
+            base: running.base,
             backend,
             database_url,
-            handle,
-            thread: Some(thread),
+            data_dir: dir.clone(),
+            vars,
+            handle: running.handle,
+            thread: Some(running.thread),
             cleanup,
             _dir: tempdir::Dir(dir),
         }
+    }
+
+    /// Stops the server and starts a new one on the same database and data
+    /// directory, with `extra` overriding the configuration.
+    pub fn restart_with(&mut self, extra: &[(&str, &str)]) {
+        stop(&self.handle, self.thread.take());
+        for (k, v) in extra {
+            self.vars.retain(|(key, _)| key != k);
+            self.vars.push((k.to_string(), v.to_string()));
+        }
+        let running = launch(&self.vars);
+        self.base = running.base;
+        self.handle = running.handle;
+        self.thread = Some(running.thread);
     }
 
     pub fn client(&self) -> Api {
@@ -151,13 +199,7 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
-        let handle = self.handle.clone();
-        let stopper =
-            std::thread::spawn(move || actix_web::rt::System::new().block_on(handle.stop(false)));
-        let _ = stopper.join();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
+        stop(&self.handle, self.thread.take());
         if let Some(name) = &self.cleanup
             && let Ok(mut conn) = PgConnection::establish(&pg_admin_url())
         {
@@ -253,6 +295,15 @@ impl Api {
     pub fn post(&self, path: &str, body: &Value) -> Reply {
         Reply::from(
             self.req(reqwest::Method::POST, path)
+                .json(body)
+                .send()
+                .unwrap(),
+        )
+    }
+
+    pub fn put(&self, path: &str, body: &Value) -> Reply {
+        Reply::from(
+            self.req(reqwest::Method::PUT, path)
                 .json(body)
                 .send()
                 .unwrap(),

@@ -1,0 +1,2 @@
+DROP TABLE outbox;
+ALTER TABLE users DROP COLUMN notify;

@@ -1,0 +1,161 @@
+//! The outbox worker: runs inside `hexpost serve`, claims due rows, renders
+//! and sends them, and marks each sent, due again later (exponential
+//! backoff), or failed after the last attempt.
+
+use super::Links;
+use super::sender::{self, Envelope, Mailer};
+use super::templates::Templates;
+use crate::config::{Config, MailConfig};
+use crate::store::outbox::{self, MailRow};
+use crate::store::{DbPool, now_ms};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Rows claimed at a time; the lease covers sending all of them.
+const BATCH: i64 = 10;
+
+pub struct Worker {
+    pool: DbPool,
+    mailer: Mailer,
+    templates: Templates,
+    links: Links,
+    config: MailConfig,
+    /// Milliseconds since the epoch; a parameter so tests can move time.
+    clock: fn() -> i64,
+}
+
+impl Worker {
+    pub fn new(config: &Config, pool: DbPool) -> Result<Worker, String> {
+        Ok(Worker {
+            pool,
+            mailer: Mailer::new(config)?,
+            templates: Templates::new()?,
+            links: Links::new(&config.public_base_url),
+            config: config.mail.clone(),
+            clock: now_ms,
+        })
+    }
+
+    pub fn with_clock(mut self, clock: fn() -> i64) -> Worker {
+        self.clock = clock;
+        self
+    }
+
+    /// Polls forever, first one interval after the start; each round sends
+    /// everything due.
+    pub async fn run(self: Arc<Self>) {
+        tracing::info!(
+            backend = if self.mailer.is_smtp() {
+                "smtp"
+            } else {
+                "files"
+            },
+            "mail worker started"
+        );
+        let interval = Duration::from_millis(self.config.poll_interval_ms);
+        loop {
+            actix_web::rt::time::sleep(interval).await;
+            let worker = self.clone();
+            match actix_web::rt::task::spawn_blocking(move || worker.drain()).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::warn!(error = %e, "mail worker: outbox unavailable"),
+                Err(e) => tracing::error!(error = %e, "mail worker round panicked"),
+            }
+        }
+    }
+
+    /// Sends batches until nothing is due; returns how many were handled.
+    pub fn drain(&self) -> Result<usize, String> {
+        let mut total = 0;
+        loop {
+            let n = self.round()?;
+            total += n;
+            if n < BATCH as usize {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// Claims one batch and handles each row.
+    pub fn round(&self) -> Result<usize, String> {
+        let mut conn = self.pool.get().map_err(|e| e.to_string())?;
+        let now = (self.clock)();
+        // Twice the longest the batch's sends can take, so a live worker
+        // keeps its rows, and a dead one's are free again soon after.
+        let lease = now + BATCH * (self.config.smtp_timeout_secs as i64 + 5) * 2000;
+        let rows = outbox::claim(&mut conn, now, lease, BATCH).map_err(|e| e.to_string())?;
+        for row in &rows {
+            let result = self.deliver(row);
+            let at = (self.clock)();
+            let kept = match &result {
+                Ok(()) => outbox::mark_sent(&mut conn, row.id, lease, at, &without_secrets(row)),
+                Err(error) => {
+                    let retry_at = self.retry_at(row.attempts, at);
+                    match retry_at {
+                        Some(_) => tracing::warn!(mail = row.id, %error, "mail not sent; will retry"),
+                        None => tracing::error!(mail = row.id, %error, "mail failed; an admin can retry it"),
+                    }
+                    outbox::mark_attempt_failed(&mut conn, row.id, lease, error, retry_at)
+                }
+            }
+            .map_err(|e| e.to_string())?;
+            if !kept {
+                // Our lease ran out during the send, and another worker
+                // may have taken the row: its Message-ID tells duplicates.
+                tracing::warn!(mail = row.id, "mail worker lost its lease on a row");
+            }
+        }
+        Ok(rows.len())
+    }
+
+    /// When the row is due again after one more failed attempt, or None
+    /// when that was its last.
+    fn retry_at(&self, attempts_before: i32, now: i64) -> Option<i64> {
+        let attempts = attempts_before.max(0) as u32 + 1;
+        if attempts >= self.config.max_attempts {
+            return None;
+        }
+        let factor = 1u64 << (attempts - 1).min(30);
+        let delay = self.config.backoff_base_ms.saturating_mul(factor);
+        Some(now.saturating_add(delay.min(i64::MAX as u64) as i64))
+    }
+
+    fn deliver(&self, row: &MailRow) -> Result<(), String> {
+        let mut context: serde_json::Value =
+            serde_json::from_str(&row.context).map_err(|e| format!("mail context: {e}"))?;
+        let settings_url = self.links.settings_url();
+        context["base_url"] = self.links.base_url.clone().into();
+        context["settings_url"] = settings_url.clone().into();
+        let rendered = self.templates.render(&row.kind, &context)?;
+        let message = sender::compose(
+            Envelope {
+                from: &self.config.from,
+                to: &row.recipient,
+                subject: &rendered.subject,
+                message_id: self.links.message_id(&row.message_id),
+                thread: row.game_id.as_deref().map(|g| self.links.thread_root(g)),
+                settings_url: &settings_url,
+            },
+            rendered.text,
+            rendered.html,
+        )?;
+        self.mailer.send(&message, &row.message_id)?;
+        tracing::info!(mail = row.id, kind = %row.kind, "mail sent");
+        Ok(())
+    }
+}
+
+/// A sent row's context without the invitation token: the database keeps
+/// only the token's hash (in `invitations`), and a sent mail no longer
+/// needs it.
+fn without_secrets(row: &MailRow) -> String {
+    match serde_json::from_str::<serde_json::Value>(&row.context) {
+        Ok(mut context) => {
+            if let Some(fields) = context.as_object_mut() {
+                fields.remove("token");
+            }
+            context.to_string()
+        }
+        Err(_) => row.context.clone(),
+    }
+}

@@ -1,0 +1,226 @@
+//! The mail outbox. Use cases insert rows in their own transactions, so a
+//! mail exists exactly when what caused it was committed; the worker claims
+//! due rows under a lease, sends them, and marks them sent or reschedules
+//! them. Several workers (instances) can drain one outbox: PostgreSQL skips
+//! rows another claim holds locked, SQLite has a single writer, and a lease
+//! that runs out (a worker died mid-send) frees its rows again.
+
+use super::schema::outbox;
+use super::{DbConnection, StoreResult, write_tx};
+use diesel::prelude::*;
+
+pub mod status {
+    pub const PENDING: &str = "pending";
+    pub const SENT: &str = "sent";
+    pub const FAILED: &str = "failed";
+}
+
+pub mod kind {
+    pub const INVITATION: &str = "invitation";
+    pub const ACCEPTED: &str = "accepted";
+    pub const DECLINED: &str = "declined";
+    pub const YOUR_MOVE: &str = "your_move";
+    pub const GAME_OVER: &str = "game_over";
+}
+
+#[derive(Insertable, Clone, Debug)]
+#[diesel(table_name = outbox)]
+pub struct NewMail {
+    pub kind: String,
+    pub game_id: Option<String>,
+    pub user_id: Option<i64>,
+    pub recipient: String,
+    pub context: String,
+    pub message_id: String,
+    pub game_seq: Option<i64>,
+    pub due_at: i64,
+    pub created_at: i64,
+}
+
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = outbox)]
+pub struct MailRow {
+    pub id: i64,
+    pub kind: String,
+    pub game_id: Option<String>,
+    pub user_id: Option<i64>,
+    pub recipient: String,
+    pub context: String,
+    pub message_id: String,
+    pub game_seq: Option<i64>,
+    pub status: String,
+    pub attempts: i32,
+    pub due_at: i64,
+    pub claimed_until: Option<i64>,
+    pub last_error: Option<String>,
+    pub created_at: i64,
+    pub sent_at: Option<i64>,
+}
+
+pub fn insert(conn: &mut DbConnection, mail: &NewMail) -> StoreResult<()> {
+    diesel::insert_into(outbox::table)
+        .values(mail)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// True when `user` has a "your move" mail for `game_id` that they have not
+/// answered: no decision of theirs is logged after the move it announced.
+pub fn unanswered_turn_mail(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+) -> StoreResult<bool> {
+    let last_mailed: Option<i64> = outbox::table
+        .filter(outbox::game_id.eq(game_id))
+        .filter(outbox::user_id.eq(user))
+        .filter(outbox::kind.eq(kind::YOUR_MOVE))
+        .select(diesel::dsl::max(outbox::game_seq))
+        .first::<Option<i64>>(conn)?;
+    let Some(mailed_at) = last_mailed else {
+        return Ok(false);
+    };
+    Ok(super::games::last_decision(conn, game_id, user)?.is_none_or(|seq| seq <= mailed_at))
+}
+
+/// Claims up to `limit` due rows until `lease_until`, committing the claim
+/// at once so the send happens outside any transaction.
+pub fn claim(
+    conn: &mut DbConnection,
+    now: i64,
+    lease_until: i64,
+    limit: i64,
+) -> StoreResult<Vec<MailRow>> {
+    write_tx(conn, |conn| {
+        let free = outbox::claimed_until
+            .is_null()
+            .or(outbox::claimed_until.lt(now));
+        let ids: Vec<i64> = match conn {
+            DbConnection::Pg(pg) => outbox::table
+                .filter(outbox::status.eq(status::PENDING))
+                .filter(outbox::due_at.le(now))
+                .filter(free)
+                .order((outbox::due_at.asc(), outbox::id.asc()))
+                .limit(limit)
+                .select(outbox::id)
+                .for_update()
+                .skip_locked()
+                .load(pg)?,
+            // BEGIN IMMEDIATE holds the only write lock, so no other claim
+            // runs between this read and the update below.
+            DbConnection::Sqlite(lite) => outbox::table
+                .filter(outbox::status.eq(status::PENDING))
+                .filter(outbox::due_at.le(now))
+                .filter(free)
+                .order((outbox::due_at.asc(), outbox::id.asc()))
+                .limit(limit)
+                .select(outbox::id)
+                .load(lite)?,
+        };
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        diesel::update(outbox::table.filter(outbox::id.eq_any(&ids)))
+            .set(outbox::claimed_until.eq(Some(lease_until)))
+            .execute(conn)?;
+        Ok(outbox::table
+            .filter(outbox::id.eq_any(&ids))
+            .order((outbox::due_at.asc(), outbox::id.asc()))
+            .select(MailRow::as_select())
+            .load(conn)?)
+    })
+}
+
+/// The claimed row, if this worker's lease on it still holds.
+macro_rules! leased {
+    ($id:expr, $lease_until:expr) => {
+        outbox::table
+            .filter(outbox::id.eq($id))
+            .filter(outbox::status.eq(status::PENDING))
+            .filter(outbox::claimed_until.eq(Some($lease_until)))
+    };
+}
+
+/// Marks a claimed row sent, keeping `context` as what it was sent with;
+/// `false` when the lease was lost meanwhile (another worker may have sent
+/// it too).
+pub fn mark_sent(
+    conn: &mut DbConnection,
+    id: i64,
+    lease_until: i64,
+    now: i64,
+    context: &str,
+) -> StoreResult<bool> {
+    let n = diesel::update(leased!(id, lease_until))
+        .set((
+            outbox::status.eq(status::SENT),
+            outbox::context.eq(context),
+            outbox::sent_at.eq(Some(now)),
+            outbox::claimed_until.eq(None::<i64>),
+            outbox::attempts.eq(outbox::attempts + 1),
+        ))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Records a failed attempt: the row is due again at `retry_at`, or, with
+/// no attempts left (`retry_at` None), it is failed for an admin to retry.
+pub fn mark_attempt_failed(
+    conn: &mut DbConnection,
+    id: i64,
+    lease_until: i64,
+    error: &str,
+    retry_at: Option<i64>,
+) -> StoreResult<bool> {
+    let (new_status, due) = match retry_at {
+        Some(t) => (status::PENDING, t),
+        None => (status::FAILED, lease_until),
+    };
+    let n = diesel::update(leased!(id, lease_until))
+        .set((
+            outbox::status.eq(new_status),
+            outbox::due_at.eq(due),
+            outbox::claimed_until.eq(None::<i64>),
+            outbox::attempts.eq(outbox::attempts + 1),
+            outbox::last_error.eq(Some(error)),
+        ))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Failed rows, oldest first.
+pub fn failed(conn: &mut DbConnection, offset: i64, limit: i64) -> StoreResult<Vec<MailRow>> {
+    Ok(outbox::table
+        .filter(outbox::status.eq(status::FAILED))
+        .order(outbox::id.asc())
+        .offset(offset)
+        .limit(limit)
+        .select(MailRow::as_select())
+        .load(conn)?)
+}
+
+pub fn get(conn: &mut DbConnection, id: i64) -> StoreResult<Option<MailRow>> {
+    Ok(outbox::table
+        .find(id)
+        .select(MailRow::as_select())
+        .first(conn)
+        .optional()?)
+}
+
+/// Puts failed rows (one, or all with `id` None) back in the queue, due
+/// now, with a fresh set of attempts. Returns how many.
+pub fn retry_failed(conn: &mut DbConnection, id: Option<i64>, now: i64) -> StoreResult<usize> {
+    let reset = (
+        outbox::status.eq(status::PENDING),
+        outbox::attempts.eq(0),
+        outbox::due_at.eq(now),
+        outbox::claimed_until.eq(None::<i64>),
+    );
+    let failed = outbox::table.filter(outbox::status.eq(status::FAILED));
+    Ok(match id {
+        Some(id) => diesel::update(failed.filter(outbox::id.eq(id)))
+            .set(reset)
+            .execute(conn)?,
+        None => diesel::update(failed).set(reset).execute(conn)?,
+    })
+}

@@ -1,0 +1,731 @@
+//! E-mail, end to end: the server's outbox worker sends to a real SMTP
+//! server on localhost (tests/smtp_sink.py), and the tests read what that
+//! server received: recipients, subjects, threading headers and content;
+//! delivery exactly once across SMTP outages and restarts; failed mails
+//! retried by an admin; no hidden card in a mail to the other player.
+
+mod common;
+
+use common::smtp::{self, Received, SmtpSink};
+use common::{Api, BACKENDS, Backend, TempDatabase, TestServer, game};
+use diesel::prelude::*;
+use hexpost::mail::describe::{self, Names};
+use hexpost::store::outbox::{self, NewMail};
+use hexpost::store::schema::outbox as table;
+use hexpost_engine::rng::GameRng;
+use hexpost_engine::{Action, Event, LegalAction, Seat};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+
+const BASE: &str = "https://hexpost.example.org";
+
+fn mail_server(backend: Backend, smtp_url: &str, extra: &[(&str, &str)]) -> TestServer {
+    let mut vars = vec![
+        ("SMTP_URL", smtp_url),
+        ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
+        ("PUBLIC_BASE_URL", BASE),
+        ("MAIL_POLL_INTERVAL_MS", "50"),
+        ("MAIL_BACKOFF_BASE_MS", "100"),
+        ("MAIL_MAX_ATTEMPTS", "50"),
+        ("SMTP_TIMEOUT_SECS", "5"),
+    ];
+    vars.extend_from_slice(extra);
+    TestServer::start_with(backend, &vars)
+}
+
+/// A server sending to a running SMTP sink, with players ada and bob.
+fn setup(py: &str, backend: Backend) -> (SmtpSink, TestServer, Api, Api) {
+    let sink = SmtpSink::running(py);
+    let server = mail_server(backend, &sink.url(), &[]);
+    let api = server.client();
+    let (ada, _) = api.register("ada");
+    let (bob, _) = api.register("bob");
+    (sink, server, ada, bob)
+}
+
+/// Creates a game of `creator` inviting `email`: (game id, invite token).
+fn invite(creator: &Api, email: &str) -> (String, String) {
+    let created = creator.post(
+        "/api/v1/games",
+        &json!({"variant": "standard", "opponent_email": email}),
+    );
+    let body = created.ok();
+    (
+        body["game"]["id"].as_str().unwrap().to_string(),
+        body["invite_token"].as_str().unwrap().to_string(),
+    )
+}
+
+fn accept(api: &Api, token: &str) {
+    api.post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
+        .ok();
+}
+
+/// The move number a "your move" subject names.
+fn announced_move(m: &Received) -> Option<i64> {
+    let s = m.subject();
+    if !s.starts_with("Your move") {
+        return None;
+    }
+    let n = s.rsplit("move ").next()?.trim_end_matches(')');
+    n.parse().ok()
+}
+
+fn turn_mails(mails: &[Received]) -> Vec<&Received> {
+    mails
+        .iter()
+        .filter(|m| announced_move(m).is_some())
+        .collect()
+}
+
+fn awaiting(players: [&Api; 2], id: &str) -> BTreeSet<usize> {
+    (0..2)
+        .filter(|&i| game(players[i], id)["awaiting_you"] == true)
+        .collect()
+}
+
+/// Who decided at each point and who was awaited after it: the input of
+/// the "your move" rule.
+struct Turn {
+    move_number: i64,
+    mover: usize,
+    /// False for the acceptance, which is not a decision in the log.
+    decision: bool,
+    awaited: BTreeSet<usize>,
+}
+
+/// Plays `moves` random moves, choosing with `policy`, recording each turn.
+fn play(
+    players: [&Api; 2],
+    id: &str,
+    moves: usize,
+    mut policy: impl FnMut(&Value, &[LegalAction], &mut GameRng) -> Action,
+    turns: &mut Vec<Turn>,
+) {
+    let mut rng = GameRng::from_seed(7);
+    let mut made = 0;
+    while made < moves {
+        let views = [game(players[0], id), game(players[1], id)];
+        if views[0]["status"] != "active" {
+            return;
+        }
+        let who = (0..2).find(|&i| views[i]["awaiting_you"] == true).unwrap();
+        let v = &views[who];
+        let legal: Vec<LegalAction> = serde_json::from_value(v["legal_actions"].clone()).unwrap();
+        let action = policy(&v["view"], &legal, &mut rng);
+        let r = players[who].submit(
+            id,
+            v["move_number"].as_i64().unwrap(),
+            &serde_json::to_value(&action).unwrap(),
+        );
+        if r.status == 422 && r.body["reason"]["code"] == "bank_shortage" {
+            continue;
+        }
+        let move_number = r.ok()["move_number"].as_i64().unwrap();
+        made += 1;
+        turns.push(Turn {
+            move_number,
+            mover: who,
+            decision: true,
+            awaited: awaiting(players, id),
+        });
+    }
+}
+
+/// The (player, move number) pairs that get a "your move" mail: each
+/// awaited player but the mover, unless an earlier mail of theirs is still
+/// unanswered (no decision of theirs since).
+fn expected_turn_mails(turns: &[Turn]) -> Vec<(usize, i64)> {
+    let mut out = Vec::new();
+    let mut unanswered = [false; 2];
+    for t in turns {
+        if t.decision {
+            unanswered[t.mover] = false;
+        }
+        for &p in &t.awaited {
+            if p != t.mover && !unanswered[p] {
+                out.push((p, t.move_number));
+                unanswered[p] = true;
+            }
+        }
+    }
+    out
+}
+
+fn assert_threaded(mails: &[Received], game_id: &str) {
+    let root = format!("<game-{game_id}@hexpost.example.org>");
+    let mut ids = BTreeSet::new();
+    for m in mails {
+        assert_eq!(m.header("in-reply-to"), Some(root.as_str()), "{m:?}");
+        assert_eq!(m.header("references"), Some(root.as_str()), "{m:?}");
+        assert_eq!(
+            m.header("list-unsubscribe"),
+            Some(format!("<{BASE}/api/v1/account/notifications>").as_str())
+        );
+        assert!(
+            m.text
+                .contains(&format!("{BASE}/api/v1/account/notifications"))
+        );
+        let id = m.header("message-id").unwrap().to_string();
+        assert!(id.ends_with("@hexpost.example.org>"), "{id}");
+        assert!(ids.insert(id), "a Message-ID repeats");
+        assert_eq!(m.mail_from, "games@hexpost.example.org");
+    }
+}
+
+#[test]
+fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let (sink, _server, ada, bob) = setup(&py, backend);
+        let (id, token) = invite(&ada, "bob@example.org");
+
+        let mails = sink.wait_for(1);
+        assert_eq!(mails.len(), 1, "{backend:?}");
+        let invitation = &mails[0];
+        assert_eq!(invitation.rcpt_tos, ["bob@example.org"]);
+        assert_eq!(
+            invitation.subject(),
+            "ada invites you to a game of standard"
+        );
+        let link = format!("{BASE}/invitations/{token}");
+        assert!(invitation.text.contains(&link), "{}", invitation.text);
+        // minijinja's HTML escaping writes `/` as `&#x2f;`.
+        assert!(invitation.html.replace("&#x2f;", "/").contains(&link));
+
+        accept(&bob, &token);
+        let players = [&ada, &bob];
+        let mut turns = vec![Turn {
+            move_number: game(&ada, &id)["move_number"].as_i64().unwrap(),
+            mover: 1,
+            decision: false,
+            awaited: awaiting(players, &id),
+        }];
+        play(players, &id, 30, common::choose, &mut turns);
+        ada.post(&format!("/api/v1/games/{id}/resign"), &json!({}))
+            .ok();
+        let seed = game(&ada, &id)["seed"].as_str().unwrap().to_string();
+
+        let expected = expected_turn_mails(&turns);
+        assert!(expected.len() >= 5, "{backend:?}: a short game mails turns");
+        let mails = sink.wait_for(1 + 1 + expected.len() + 2);
+        assert_eq!(mails.len(), 4 + expected.len(), "{backend:?}");
+        assert_threaded(&mails, &id);
+
+        let accepted: Vec<_> = mails
+            .iter()
+            .filter(|m| m.subject() == "bob accepted your game of standard")
+            .collect();
+        assert_eq!(accepted.len(), 1);
+        assert_eq!(accepted[0].rcpt_tos, ["ada@example.org"]);
+
+        let emails = ["ada@example.org", "bob@example.org"];
+        let mut got: Vec<(usize, i64)> = turn_mails(&mails)
+            .iter()
+            .map(|m| {
+                let p = emails.iter().position(|e| *e == m.to()).unwrap();
+                (p, announced_move(m).unwrap())
+            })
+            .collect();
+        got.sort();
+        let mut want = expected.clone();
+        want.sort();
+        assert_eq!(
+            got, want,
+            "{backend:?}: who got a turn mail, for which move"
+        );
+        for m in turn_mails(&mails) {
+            for needle in [
+                "Since your last decision:",
+                "Your hand: ",
+                "Your victory points: ",
+                "You are asked to decide: ",
+            ] {
+                assert!(m.text.contains(needle), "{needle} missing:\n{}", m.text);
+            }
+            assert!(m.text.contains(&format!("{BASE}/games/{id}")));
+            assert!(m.html.contains("Your hand"));
+        }
+        // The first turn of a standard game is a set-up settlement.
+        let first = turn_mails(&mails)[0];
+        assert!(first.text.contains("build settlement"), "{}", first.text);
+
+        let over: Vec<_> = mails
+            .iter()
+            .filter(|m| m.subject() == "Game over: ada resigned, bob won (standard)")
+            .collect();
+        let mut to: Vec<&str> = over.iter().map(|m| m.to()).collect();
+        to.sort();
+        assert_eq!(to, emails, "{backend:?}");
+        for m in over {
+            assert!(m.text.contains(&seed), "the seed is revealed");
+        }
+    }
+}
+
+#[test]
+fn declines_and_the_notification_setting() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let (sink, server, ada, bob) = setup(&py, backend);
+        let settings = "/api/v1/account/notifications";
+        assert_eq!(bob.get(settings).ok()["notify"], "every_move");
+        assert_eq!(
+            bob.put(settings, &json!({"notify": "off"})).ok()["notify"],
+            "off"
+        );
+        assert_eq!(bob.get(settings).ok()["notify"], "off");
+        bob.put(settings, &json!({"notify": "sometimes"}))
+            .problem(422, "invalid_body");
+        bob.put(settings, &json!({})).problem(422, "invalid_body");
+        server.client().get(settings).problem(401, "unauthorized");
+
+        // An invitation to an address without an account, declined.
+        let (declined_game, token) = invite(&ada, "carol@example.org");
+        server
+            .client()
+            .post(&format!("/api/v1/invitations/{token}/decline"), &json!({}))
+            .ok();
+        let mails = sink.wait_for(2);
+        assert_eq!(mails[0].rcpt_tos, ["carol@example.org"]);
+        assert_eq!(mails[1].rcpt_tos, ["ada@example.org"]);
+        assert_eq!(
+            mails[1].subject(),
+            "Your invitation to carol@example.org was declined"
+        );
+        assert_threaded(&mails, &declined_game);
+
+        // Bob turned mails off: the invitation goes to his address, but no
+        // game mail follows.
+        let (id, token) = invite(&ada, "bob@example.org");
+        accept(&bob, &token);
+        let mut turns = Vec::new();
+        play([&ada, &bob], &id, 12, common::choose, &mut turns);
+        let mails = sink.wait_for(4);
+        let to_bob: Vec<&str> = mails
+            .iter()
+            .filter(|m| m.to() == "bob@example.org")
+            .map(|m| m.subject())
+            .collect();
+        assert_eq!(
+            to_bob,
+            ["ada invites you to a game of standard"],
+            "{backend:?}"
+        );
+        assert!(
+            !turn_mails(&mails).is_empty(),
+            "{backend:?}: ada still gets hers"
+        );
+    }
+}
+
+fn outbox_rows(server: &TestServer) -> Vec<(String, i32, String)> {
+    let pool = server.db();
+    let mut conn = pool.get().unwrap();
+    table::table
+        .order(table::id.asc())
+        .select((table::message_id, table::attempts, table::status))
+        .load(&mut conn)
+        .unwrap()
+}
+
+/// Starts a game with an invitation and an acceptance: three mails
+/// (invitation, acceptance, and the creator's first turn if it is theirs).
+fn start_game(server: &TestServer) -> String {
+    let api = server.client();
+    let (ada, _) = api.register("ada");
+    let (bob, _) = api.register("bob");
+    let (id, token) = invite(&ada, "bob@example.org");
+    accept(&bob, &token);
+    id
+}
+
+fn assert_each_delivered_once(server: &TestServer, sink: &SmtpSink) {
+    let rows = outbox_rows(server);
+    assert!(rows.len() >= 2);
+    let mails = sink.wait_for(rows.len());
+    assert_eq!(mails.len(), rows.len(), "no mail twice");
+    let ids: BTreeSet<String> = mails
+        .iter()
+        .map(|m| m.header("message-id").unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), rows.len(), "no Message-ID twice");
+    // The worker marks each row sent right after the SMTP server accepted it.
+    let start = std::time::Instant::now();
+    while outbox_rows(server).iter().any(|r| r.2 != "sent") {
+        assert!(start.elapsed().as_secs() < 10, "{:?}", outbox_rows(server));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Once sent, the invitation token is no longer stored in clear.
+    let pool = server.db();
+    let contexts: Vec<String> = table::table
+        .select(table::context)
+        .load(&mut pool.get().unwrap())
+        .unwrap();
+    assert!(
+        contexts.iter().all(|c| !c.contains("\"token\"")),
+        "{contexts:?}"
+    );
+}
+
+#[test]
+fn an_smtp_outage_delays_mails_and_loses_none() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let mut sink = SmtpSink::new(&py);
+        let server = mail_server(backend, &sink.url(), &[]);
+        start_game(&server);
+        // Nothing listens yet: attempts fail and are retried.
+        let start = std::time::Instant::now();
+        while !outbox_rows(&server).iter().all(|r| r.1 >= 2) {
+            assert!(start.elapsed().as_secs() < 20, "{:?}", outbox_rows(&server));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(outbox_rows(&server).iter().all(|r| r.2 == "pending"));
+        sink.start();
+        assert_each_delivered_once(&server, &sink);
+    }
+}
+
+#[test]
+fn mails_queued_before_a_restart_are_sent_after_it() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let sink = SmtpSink::running(&py);
+        // This instance's worker would first look at the outbox in an hour.
+        let mut server = mail_server(
+            backend,
+            &sink.url(),
+            &[("MAIL_POLL_INTERVAL_MS", "3600000")],
+        );
+        start_game(&server);
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        assert!(sink.messages().is_empty());
+        assert!(outbox_rows(&server).iter().all(|r| r.2 == "pending"));
+        server.restart_with(&[("MAIL_POLL_INTERVAL_MS", "50")]);
+        assert_each_delivered_once(&server, &sink);
+    }
+}
+
+fn hexpost_cli(server: &TestServer, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_hexpost"))
+        .args(args)
+        .env("DATABASE_URL", &server.database_url)
+        .env("HEXPOST_DATA_DIR", &server.data_dir)
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn failed_mails_are_shown_to_admins_and_retried() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let mut sink = SmtpSink::new(&py);
+        let server = mail_server(backend, &sink.url(), &[("MAIL_MAX_ATTEMPTS", "2")]);
+        let game_id = start_game(&server);
+        let (admin, _) = common::register_admin(&server, "root");
+        let start = std::time::Instant::now();
+        let failed = loop {
+            let failed = admin.get("/api/v1/admin/mail/failed").ok().clone();
+            if failed.as_array().unwrap().len() == outbox_rows(&server).len() {
+                break failed;
+            }
+            assert!(start.elapsed().as_secs() < 20, "{failed}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let failed = failed.as_array().unwrap();
+        assert!(failed.len() >= 2);
+        assert_eq!(failed[0]["kind"], "invitation");
+        assert_eq!(failed[0]["recipient"], "bob@example.org");
+        assert_eq!(failed[0]["game_id"], game_id.as_str());
+        assert_eq!(failed[0]["attempts"], 2);
+        assert!(
+            failed[0]["last_error"]
+                .as_str()
+                .is_some_and(|e| !e.is_empty())
+        );
+
+        let (player, _) = server.client().register("player");
+        player
+            .get("/api/v1/admin/mail/failed")
+            .problem(403, "forbidden");
+        admin
+            .get("/api/v1/admin/mail/failed?per_page=0")
+            .problem(400, "invalid_query");
+        admin
+            .post("/api/v1/admin/mail/999999/retry", &json!({}))
+            .problem(404, "not_found");
+        admin
+            .post("/api/v1/admin/mail/nope/retry", &json!({}))
+            .problem(404, "invalid_path");
+
+        let out = hexpost_cli(&server, &["admin", "mail", "failed"]);
+        assert!(out.status.success(), "{out:?}");
+        let listed: Vec<Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(listed, *failed);
+
+        sink.start();
+        let first = failed[0]["id"].as_i64().unwrap();
+        let r = admin.post(&format!("/api/v1/admin/mail/{first}/retry"), &json!({}));
+        assert_eq!(r.ok()["retried"], 1);
+        let mails = sink.wait_for(1);
+        assert_eq!(mails.len(), 1, "only the retried mail");
+        assert_eq!(mails[0].rcpt_tos, ["bob@example.org"]);
+
+        // The rest from the command line.
+        let out = hexpost_cli(&server, &["admin", "mail", "retry", "--all"]);
+        assert!(out.status.success(), "{out:?}");
+        let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(printed["retried"], failed.len() - 1);
+        assert_each_delivered_once(&server, &sink);
+        assert_eq!(admin.get("/api/v1/admin/mail/failed").ok(), &json!([]));
+        let out = hexpost_cli(&server, &["admin", "mail", "retry", &first.to_string()]);
+        assert!(!out.status.success(), "a sent mail is not failed");
+    }
+}
+
+/// Buys a development card whenever it may, so hidden cards appear early.
+fn buyer(view: &Value, legal: &[LegalAction], rng: &mut GameRng) -> Action {
+    if legal.contains(&LegalAction::BuyDevelopmentCard) {
+        Action::BuyDevelopmentCard
+    } else {
+        common::choose(view, legal, rng)
+    }
+}
+
+#[test]
+fn no_mail_shows_a_player_the_other_players_hidden_cards() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let (sink, server, ada, bob) = setup(&py, backend);
+        let (id, token) = invite(&ada, "bob@example.org");
+        accept(&bob, &token);
+        let (admin, _) = common::register_admin(&server, "root");
+        let mut by_seat = [String::new(), String::new()];
+        let mut seats: BTreeMap<String, Seat> = BTreeMap::new();
+        for p in game(&ada, &id)["players"].as_array().unwrap() {
+            let name = p["display_name"].as_str().unwrap().to_string();
+            let seat = p["seat"].as_u64().unwrap() as u8;
+            seats.insert(format!("{name}@example.org"), Seat(seat));
+            by_seat[seat as usize] = name;
+        }
+        let names = Names(by_seat);
+        let mut turns = Vec::new();
+        let mut checked_hidden = 0;
+        for _round in 0..20 {
+            play([&ada, &bob], &id, 40, buyer, &mut turns);
+            let log = admin.full_log(&id, true);
+            let events: Vec<Event> = log
+                .iter()
+                .flat_map(|row| row["events"].as_array().unwrap().clone())
+                .map(|e| serde_json::from_value(e).unwrap())
+                .collect();
+            let mails = sink.wait_for(1);
+            checked_hidden = 0;
+            for m in turn_mails(&mails) {
+                let seat = seats[m.to()];
+                for e in &events {
+                    let shown = e.redacted_for(Some(seat));
+                    if &shown == e {
+                        continue;
+                    }
+                    let secret = describe::event(e, &names);
+                    assert!(
+                        !m.text.contains(&secret) && !m.html.contains(&secret),
+                        "{backend:?}: a mail to {} shows `{secret}`",
+                        m.to()
+                    );
+                    if m.text.contains(&describe::event(&shown, &names)) {
+                        checked_hidden += 1;
+                    }
+                }
+            }
+            if checked_hidden > 0 || game(&ada, &id)["status"] != "active" {
+                break;
+            }
+        }
+        assert!(
+            checked_hidden > 0,
+            "{backend:?}: no mail reported a card hidden from its reader"
+        );
+    }
+}
+
+#[test]
+fn without_smtp_mails_are_files_and_mail_required_refuses_to_serve() {
+    for backend in [Backend::Sqlite] {
+        let server = TestServer::start_with(backend, &[("MAIL_POLL_INTERVAL_MS", "50")]);
+        let api = server.client();
+        let (ada, _) = api.register("ada");
+        invite(&ada, "bob@example.org");
+        let dir = server.data_dir.join("mail");
+        let start = std::time::Instant::now();
+        let file = loop {
+            let files: Vec<_> = std::fs::read_dir(&dir)
+                .map(|d| d.flatten().map(|e| e.path()).collect())
+                .unwrap_or_default();
+            if let Some(f) = files
+                .into_iter()
+                .find(|p| p.extension().is_some_and(|e| e == "eml"))
+            {
+                break f;
+            }
+            assert!(
+                start.elapsed().as_secs() < 20,
+                "no .eml under {}",
+                dir.display()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let eml = std::fs::read_to_string(&file).unwrap();
+        assert!(eml.contains("To: bob@example.org"), "{eml}");
+        assert!(eml.contains("Subject: ada invites you"), "{eml}");
+    }
+    let dir = std::env::temp_dir().join(format!("hexpost-mail-required-{}", std::process::id()));
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hexpost"))
+        .arg("serve")
+        .env("HEXPOST_DATA_DIR", &dir)
+        .env("HEXPOST_BIND", "127.0.0.1:0")
+        .env("MAIL_REQUIRED", "true")
+        .env_remove("SMTP_URL")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed().as_secs() > 30 {
+            let _ = child.kill();
+            panic!("serve started without SMTP although MAIL_REQUIRED=true");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!status.success());
+    assert!(stderr.contains("SMTP_URL"), "{stderr}");
+}
+
+#[test]
+fn a_claim_is_a_lease_that_runs_out() {
+    for backend in BACKENDS {
+        let db = TempDatabase::new(backend);
+        let pool = hexpost::store::connect(&db.url, 2).unwrap();
+        let mut conn = pool.get().unwrap();
+        hexpost::store::migrate(&mut conn).unwrap();
+        let now = 1_000_000;
+        let mail = |n: i64| NewMail {
+            kind: "invitation".into(),
+            game_id: None,
+            user_id: None,
+            recipient: "bob@example.org".into(),
+            context: "{}".into(),
+            message_id: format!("invitation.{n}"),
+            game_seq: None,
+            due_at: now + n,
+            created_at: now,
+        };
+        outbox::insert(&mut conn, &mail(0)).unwrap();
+        // Not due yet.
+        outbox::insert(&mut conn, &mail(10_000)).unwrap();
+        let claimed = outbox::claim(&mut conn, now, now + 1000, 10).unwrap();
+        assert_eq!(claimed.len(), 1, "{backend:?}");
+        let id = claimed[0].id;
+        // Held by the lease, then free again once it ran out.
+        assert!(
+            outbox::claim(&mut conn, now + 500, now + 1500, 10)
+                .unwrap()
+                .is_empty()
+        );
+        let again = outbox::claim(&mut conn, now + 2000, now + 3000, 10).unwrap();
+        assert_eq!(again.iter().map(|r| r.id).collect::<Vec<_>>(), [id]);
+        // The first worker lost its lease: its mark does nothing.
+        assert!(!outbox::mark_sent(&mut conn, id, now + 1000, now + 2100, "{}").unwrap());
+        assert!(outbox::mark_sent(&mut conn, id, now + 3000, now + 2100, "{}").unwrap());
+        let row = outbox::get(&mut conn, id).unwrap().unwrap();
+        assert_eq!((row.status.as_str(), row.attempts), ("sent", 1));
+        assert!(
+            outbox::claim(&mut conn, now + 5000, now + 6000, 10)
+                .unwrap()
+                .is_empty()
+        );
+        // Attempts run out: failed, then queued again by a retry.
+        let late = outbox::claim(&mut conn, now + 10_000, now + 11_000, 10).unwrap();
+        let late_id = late[0].id;
+        outbox::mark_attempt_failed(&mut conn, late_id, now + 11_000, "refused", None).unwrap();
+        assert_eq!(outbox::failed(&mut conn, 0, 10).unwrap().len(), 1);
+        assert_eq!(
+            outbox::retry_failed(&mut conn, None, now + 12_000).unwrap(),
+            1
+        );
+        let retried = outbox::claim(&mut conn, now + 12_000, now + 13_000, 10).unwrap();
+        assert_eq!((retried[0].id, retried[0].attempts), (late_id, 0));
+    }
+}
+
+#[test]
+fn two_workers_on_one_outbox_send_each_mail_once() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let sink = SmtpSink::running(&py);
+        let db = TempDatabase::new(backend);
+        let pool = hexpost::store::connect(&db.url, 4).unwrap();
+        let mut conn = pool.get().unwrap();
+        hexpost::store::migrate(&mut conn).unwrap();
+        let now = hexpost::store::now_ms();
+        const MAILS: usize = 40;
+        for n in 0..MAILS {
+            let context =
+                json!({"inviter": "ada", "variant": "duel", "token": "t", "time_limit_hours": 72});
+            let mail = NewMail {
+                kind: "invitation".into(),
+                game_id: None,
+                user_id: None,
+                recipient: format!("player{n}@example.org"),
+                context: context.to_string(),
+                message_id: format!("invitation.{n}"),
+                game_seq: None,
+                due_at: now,
+                created_at: now,
+            };
+            outbox::insert(&mut conn, &mail).unwrap();
+        }
+        drop(conn);
+        let url = sink.url();
+        let vars = [
+            ("DATABASE_URL", db.url.as_str()),
+            ("SMTP_URL", url.as_str()),
+            ("PUBLIC_BASE_URL", BASE),
+            ("JWT_KEYS", "test:0123456789abcdef0123456789abcdef"),
+        ];
+        let config = hexpost::config::from_lookup(|k| {
+            vars.iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| v.to_string())
+        })
+        .unwrap();
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let worker = hexpost::mail::worker::Worker::new(&config, pool.clone()).unwrap();
+                std::thread::spawn(move || worker.drain().unwrap())
+            })
+            .collect();
+        let handled: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+        assert_eq!(
+            handled, MAILS,
+            "{backend:?}: each row claimed by one worker"
+        );
+        let mails = sink.wait_for(MAILS);
+        assert_eq!(mails.len(), MAILS, "{backend:?}");
+        let recipients: BTreeSet<&str> = mails.iter().map(|m| m.to()).collect();
+        assert_eq!(recipients.len(), MAILS);
+    }
+}

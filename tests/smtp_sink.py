@@ -1,0 +1,56 @@
+"""An SMTP server for the mail tests (aiosmtpd): accepts every message on
+127.0.0.1:PORT and writes each as a JSON file (envelope sender, recipients,
+raw message, decoded text and HTML parts) into DIR. Prints "ready" once it listens; runs until killed.
+
+    python smtp_sink.py PORT DIR
+"""
+
+import email
+import email.policy
+import itertools
+import json
+import os
+import sys
+import threading
+
+from aiosmtpd.controller import Controller
+
+
+class Sink:
+    def __init__(self, directory):
+        self.directory = directory
+        self.count = itertools.count(1)
+
+    async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        record = {
+            "mail_from": envelope.mail_from,
+            "rcpt_tos": list(envelope.rcpt_tos),
+            "data": envelope.content.decode("utf-8", errors="replace"),
+        }
+        for kind in ("plain", "html"):
+            part = message.get_body(preferencelist=(kind,))
+            record["text" if kind == "plain" else "html"] = part.get_content() if part else None
+        name = os.path.join(self.directory, "%06d.json" % next(self.count))
+        # Written under another name first, so a reader never sees half a file.
+        with open(name + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(record, f)
+        os.replace(name + ".tmp", name)
+        return "250 OK"
+
+
+def main():
+    port, directory = int(sys.argv[1]), sys.argv[2]
+    os.makedirs(directory, exist_ok=True)
+    controller = Controller(Sink(directory), hostname="127.0.0.1", port=port)
+    controller.start()
+    print("ready", flush=True)
+    # The controller serves from its own thread; this one waits to be killed.
+    try:
+        threading.Event().wait()
+    finally:
+        controller.stop()
+
+
+if __name__ == "__main__":
+    main()
