@@ -141,23 +141,41 @@ pub fn after_move(
     mover: Option<i64>,
     at: i64,
 ) -> Result<(), ApiError> {
-    let people = [user(conn, seats[0])?, user(conn, seats[1])?];
+    let over = game.status == status::FINISHED;
+    let awaited: Vec<Seat> = state
+        .awaiting()
+        .iter()
+        .copied()
+        .filter(|s| s.is_real() && Some(seats[s.index()]) != mover)
+        .collect();
+    // Most moves leave the mover to act again: nothing to tell anyone, and
+    // no query spent on finding that out.
+    if !over && awaited.is_empty() {
+        return Ok(());
+    }
+    let people = users::pair(conn, *seats)?;
     let names = Names([
         people[0].display_name.clone(),
         people[1].display_name.clone(),
     ]);
-    if game.status == status::FINISHED {
+    if over {
         return game_over(conn, game, state, &people, &names, at);
     }
-    for seat in state.awaiting().iter().copied().filter(|s| s.is_real()) {
+    for seat in awaited {
         let recipient = &people[seat.index()];
-        if Some(recipient.id) == mover
-            || !wants_turn_mail(recipient)
-            || outbox::unanswered_turn_mail(conn, &game.id, recipient.id)?
+        if !wants_turn_mail(recipient) {
+            continue;
+        }
+        let answered = db::last_decision(conn, &game.id, recipient.id)?;
+        // An earlier "your move" is unanswered while no decision of theirs
+        // is logged after the move it announced.
+        if let Some(mailed) = outbox::last_turn_mail(conn, &game.id, recipient.id)?
+            && answered.is_none_or(|seq| seq <= mailed)
         {
             continue;
         }
-        let context = your_move(conn, game, state, seat, recipient.id, &names)?;
+        let since = answered.unwrap_or(0);
+        let context = your_move(conn, game, state, seat, since, &names)?;
         let mail = Mail {
             kind: kind::YOUR_MOVE,
             game,
@@ -171,18 +189,17 @@ pub fn after_move(
     Ok(())
 }
 
-/// What `seat` needs to decide: the events since its player's last
-/// decision and its hand, both as that seat may see them.
+/// What `seat` needs to decide: the events after log row `since` (its
+/// player's last decision) and its hand, both as that seat may see them.
 fn your_move(
     conn: &mut DbConnection,
     game: &GameRow,
     state: &GameState,
     seat: Seat,
-    user: i64,
+    since: i64,
     names: &Names,
 ) -> Result<Value, ApiError> {
     let me = seat.index();
-    let since = db::last_decision(conn, &game.id, user)?.unwrap_or(0);
     let mut lines = Vec::new();
     let mut after = since;
     loop {

@@ -269,11 +269,15 @@ pub fn last_decision(
     game_id: &str,
     user: i64,
 ) -> StoreResult<Option<i64>> {
+    // Newest first through the primary key: the player's last decision is
+    // usually a few rows back, so this stops early however long the game.
     Ok(moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::user_id.eq(user))
-        .select(diesel::dsl::max(moves::seq))
-        .first::<Option<i64>>(conn)?)
+        .order(moves::seq.desc())
+        .select(moves::seq)
+        .first::<i64>(conn)
+        .optional()?)
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]

@@ -64,23 +64,19 @@ pub fn insert(conn: &mut DbConnection, mail: &NewMail) -> StoreResult<()> {
     Ok(())
 }
 
-/// True when `user` has a "your move" mail for `game_id` that they have not
-/// answered: no decision of theirs is logged after the move it announced.
-pub fn unanswered_turn_mail(
+/// The move number the latest "your move" mail to `user` for `game_id`
+/// announced, if any was queued.
+pub fn last_turn_mail(
     conn: &mut DbConnection,
     game_id: &str,
     user: i64,
-) -> StoreResult<bool> {
-    let last_mailed: Option<i64> = outbox::table
+) -> StoreResult<Option<i64>> {
+    Ok(outbox::table
         .filter(outbox::game_id.eq(game_id))
         .filter(outbox::user_id.eq(user))
         .filter(outbox::kind.eq(kind::YOUR_MOVE))
         .select(diesel::dsl::max(outbox::game_seq))
-        .first::<Option<i64>>(conn)?;
-    let Some(mailed_at) = last_mailed else {
-        return Ok(false);
-    };
-    Ok(super::games::last_decision(conn, game_id, user)?.is_none_or(|seq| seq <= mailed_at))
+        .first::<Option<i64>>(conn)?)
 }
 
 /// Claims up to `limit` due rows until `lease_until`, committing the claim

@@ -1,7 +1,7 @@
 //! Accounts and the public keys players register for signed moves.
 
 use super::schema::{user_keys, users};
-use super::{DbConnection, StoreResult, now_ms};
+use super::{DbConnection, StoreError, StoreResult, now_ms};
 use diesel::prelude::*;
 
 #[derive(Queryable, Selectable, Clone, Debug)]
@@ -60,6 +60,22 @@ pub fn by_email(conn: &mut DbConnection, email: &str) -> StoreResult<Option<User
         .select(User::as_select())
         .first(conn)
         .optional()?)
+}
+
+/// The two players of a game, in the order given, in one query.
+pub fn pair(conn: &mut DbConnection, ids: [i64; 2]) -> StoreResult<[User; 2]> {
+    let found: Vec<User> = users::table
+        .filter(users::id.eq_any(ids))
+        .select(User::as_select())
+        .load(conn)?;
+    let take = |id: i64| {
+        found
+            .iter()
+            .find(|u| u.id == id)
+            .cloned()
+            .ok_or_else(|| StoreError::Corrupt(format!("user {id} is missing")))
+    };
+    Ok([take(ids[0])?, take(ids[1])?])
 }
 
 pub fn by_id(conn: &mut DbConnection, id: i64) -> StoreResult<Option<User>> {
