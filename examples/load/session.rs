@@ -3,9 +3,10 @@
 
 use crate::player;
 use hdrhistogram::Histogram;
-use hexpost_engine::LegalAction;
 use hexpost_engine::rng::GameRng;
+use hexpost_engine::{GameView, LegalAction};
 use reqwest::blocking::Client;
+use serde::Deserialize;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -56,8 +57,19 @@ pub struct Pair {
 struct Turn {
     who: usize,
     move_number: i64,
-    view: Value,
+    view: GameView,
     legal: Vec<LegalAction>,
+}
+
+/// The part of a game or move answer a player acts on, parsed straight
+/// into engine types: the generator shares the machine with the server,
+/// so it should spend as little as it can.
+#[derive(Deserialize)]
+struct Served {
+    status: String,
+    move_number: i64,
+    view: Option<GameView>,
+    legal_actions: Vec<LegalAction>,
 }
 
 impl Pair {
@@ -110,7 +122,7 @@ impl Pair {
                 if sent >= until {
                     break 'games;
                 }
-                let action = player::choose(&turn.view, &turn.legal, &mut self.rng);
+                let action = player::choose_in(&turn.view, &turn.legal, &mut self.rng);
                 let reply = self
                     .http
                     .post(format!("{}/api/v1/games/{id}/moves", self.base))
@@ -119,34 +131,38 @@ impl Pair {
                     .send()
                     .map_err(|e| e.to_string())?;
                 let status = reply.status().as_u16();
-                let body: Value = reply.json().map_err(|e| e.to_string())?;
+                let bytes = reply.bytes().map_err(|e| e.to_string())?;
                 let done = Instant::now();
                 if let (Some(d), Some(i)) = (due.as_mut(), interval) {
                     *d += i;
                 }
-                if status == 422 && body.pointer("/reason/code") == Some(&json!("bank_shortage")) {
-                    tally.rejected += 1;
-                    continue;
-                }
                 if status != 200 {
+                    let body: Value = serde_json::from_slice(&bytes).unwrap_or_default();
+                    if status == 422
+                        && body.pointer("/reason/code") == Some(&json!("bank_shortage"))
+                    {
+                        tally.rejected += 1;
+                        continue;
+                    }
                     // Any other refusal means the server or this client is
                     // wrong, and the run's figures cannot be trusted.
                     return Err(format!("move answered {status}: {body}"));
                 }
+                let served: Served = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
                 if sent >= measure_from {
                     tally.moves += 1;
                     let micros = done.duration_since(sent).as_micros() as u64;
                     tally.latency.saturating_record(micros.max(1));
                 }
-                if body["status"] != "active" {
+                if served.status != "active" {
                     tally.games_finished += 1;
                     continue 'games;
                 }
-                turn = match legal_of(&body)? {
-                    legal if !legal.is_empty() => Turn {
+                turn = match (served.view, served.legal_actions) {
+                    (Some(view), legal) if !legal.is_empty() => Turn {
                         who: turn.who,
-                        move_number: field_i64(&body, "/move_number")?,
-                        view: body["view"].clone(),
+                        move_number: served.move_number,
+                        view,
                         legal,
                     },
                     _ => self.whose_turn(&id, Some(1 - turn.who))?,
@@ -181,18 +197,18 @@ impl Pair {
             None => [0, 1],
         };
         for who in order {
-            let game = send(
+            let game: Served = serde_json::from_value(send(
                 self.http
                     .get(format!("{}/api/v1/games/{id}", self.base))
                     .bearer_auth(&self.tokens[who]),
-            )?;
-            let legal = legal_of(&game)?;
-            if !legal.is_empty() {
+            )?)
+            .map_err(|e| e.to_string())?;
+            if let (Some(view), false) = (game.view, game.legal_actions.is_empty()) {
                 return Ok(Turn {
                     who,
-                    move_number: field_i64(&game, "/move_number")?,
-                    view: game["view"].clone(),
-                    legal,
+                    move_number: game.move_number,
+                    view,
+                    legal: game.legal_actions,
                 });
             }
         }
@@ -211,19 +227,9 @@ fn send(request: reqwest::blocking::RequestBuilder) -> Result<Value, String> {
     }
 }
 
-fn legal_of(body: &Value) -> Result<Vec<LegalAction>, String> {
-    serde_json::from_value(body["legal_actions"].clone()).map_err(|e| e.to_string())
-}
-
 fn field_str(body: &Value, pointer: &str) -> Result<String, String> {
     body.pointer(pointer)
         .and_then(Value::as_str)
         .map(str::to_string)
-        .ok_or_else(|| format!("no {pointer} in {body}"))
-}
-
-fn field_i64(body: &Value, pointer: &str) -> Result<i64, String> {
-    body.pointer(pointer)
-        .and_then(Value::as_i64)
         .ok_or_else(|| format!("no {pointer} in {body}"))
 }

@@ -1,15 +1,22 @@
 //! The random player the tests and the load generator share: it sees only
 //! what a client is served (its view and legal actions), as a third-party
 //! client would.
+// Each user of this file needs only part of it.
+#![allow(dead_code)]
 
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::{Action, LegalAction};
+use hexpost_engine::{Action, GameView, LegalAction};
 use serde_json::Value;
 
 /// A client-side random player: picks uniformly among the served legal
 /// actions, filling templates from its own hand as shown in its view.
 pub fn choose(view: &Value, legal: &[LegalAction], rng: &mut GameRng) -> Action {
-    let view: hexpost_engine::GameView = serde_json::from_value(view.clone()).expect("view parses");
+    let view: GameView = serde_json::from_value(view.clone()).expect("view parses");
+    choose_in(&view, legal, rng)
+}
+
+/// `choose`, for a client that has already parsed its view.
+pub fn choose_in(view: &GameView, legal: &[LegalAction], rng: &mut GameRng) -> Action {
     let seat = view.viewer.expect("a player's view");
     let hand = view.you.as_ref().expect("own hand").resources;
     let own_bid = match &view.phase {
