@@ -20,6 +20,39 @@ fn checked_in_spec_is_up_to_date() {
     );
 }
 
+/// `hexpost openapi` prints the same document; a reader that stops early
+/// (`| head`) ends it quietly. The document is larger than a pipe's
+/// buffer, so the command is still writing when the reader goes away.
+#[test]
+fn the_openapi_command_prints_the_document_and_survives_a_closed_pipe() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let out = Command::new(env!("CARGO_BIN_EXE_hexpost"))
+        .arg("openapi")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(printed.trim_end(), generated().trim_end());
+    assert!(
+        printed.len() > 128 * 1024,
+        "the check needs a large document"
+    );
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexpost"))
+        .arg("openapi")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
 #[test]
 fn every_operation_documents_its_errors_as_problem_json() {
     let doc: serde_json::Value = serde_json::from_str(&generated()).unwrap();

@@ -48,17 +48,27 @@ pub fn run() -> ExitCode {
                 .map(|_| ())
                 .map_err(|e| e.to_string())
         }),
-        Command::Openapi => {
-            let doc = crate::app::document();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&doc).expect("the document serializes")
-            );
-            ExitCode::SUCCESS
-        }
+        Command::Openapi => print_openapi(),
         Command::Healthcheck => healthcheck::run(),
         Command::Admin(cmd) => with_config(|c| admin::run(c, cmd)),
         Command::Simulate(args) => simulate::run(args),
+    }
+}
+
+/// `hexpost openapi`. A reader that stops early (`| head`) ends the output
+/// quietly instead of making the command panic on the closed pipe.
+fn print_openapi() -> ExitCode {
+    use std::io::Write;
+    let doc = crate::app::document();
+    let text = serde_json::to_string_pretty(&doc).expect("the document serializes");
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hexpost: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
