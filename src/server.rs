@@ -38,8 +38,13 @@ pub fn open_store(config: &Config) -> Result<store::DbPool, store::StoreError> {
 fn cors(config: &Config) -> Cors {
     let mut cors = Cors::default()
         .allowed_methods(["GET", "POST", "PUT", "DELETE"])
-        .allowed_headers(["authorization", "content-type", "idempotency-key"])
-        .expose_headers(["retry-after", "etag"])
+        .allowed_headers([
+            "authorization",
+            "content-type",
+            "idempotency-key",
+            "x-request-id",
+        ])
+        .expose_headers(["retry-after", "etag", "x-request-id"])
         .max_age(3600);
     for origin in &config.cors_origins {
         cors = if origin == "*" {
@@ -66,7 +71,12 @@ pub fn build(
                 .app_data(state.clone())
                 .configure(|cfg| app::extractor_config(cfg, body_limit))
                 .wrap(cors(&state.config))
-                .wrap(actix_web::middleware::Logger::new("%r %s %Dms"))
+                .wrap(actix_web::middleware::Logger::new(
+                    "%r %s %Dms request_id=%{x-request-id}i",
+                ))
+                .wrap(actix_web::middleware::from_fn(
+                    crate::api::request_id::middleware,
+                ))
                 // Registered before the /api/v1 scope so the scope does not shadow it.
                 .route(
                     "/api/v1/openapi.json",

@@ -9,6 +9,7 @@ pub mod integral;
 pub mod json;
 pub mod notifications;
 pub mod problem;
+pub mod request_id;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
