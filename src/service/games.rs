@@ -156,9 +156,7 @@ pub fn detail_for(
 ) -> Result<GameDetail, ApiError> {
     let game = db::get(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
     let players = seated(conn, game_id)?;
-    if game.created_by != user && !players.iter().any(|p| p.user_id == user) {
-        return Err(ApiError::forbidden("you do not play in this game"));
-    }
+    may_read(&game, user, players.iter().map(|p| p.user_id))?;
     detail_of(&game, players, user)
 }
 
@@ -199,8 +197,21 @@ pub fn load_for(
     admin: bool,
 ) -> Result<GameRow, ApiError> {
     let game = db::get(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
-    if admin || game.created_by == user || user_seat(&db::players(conn, game_id)?, user).is_some() {
-        Ok(game)
+    if !admin {
+        let players = db::players(conn, game_id)?;
+        may_read(&game, user, players.iter().map(|&(_, u)| u))?;
+    }
+    Ok(game)
+}
+
+/// A game is readable by its creator and its players.
+fn may_read(
+    game: &GameRow,
+    user: i64,
+    mut players: impl Iterator<Item = i64>,
+) -> Result<(), ApiError> {
+    if game.created_by == user || players.any(|u| u == user) {
+        Ok(())
     } else {
         Err(ApiError::forbidden("you do not play in this game"))
     }
