@@ -26,10 +26,18 @@ impl<T> std::ops::Deref for Json<T> {
     }
 }
 
-/// Parses a complete body: syntax first, then shape.
+/// Parses a complete body: syntax first, then shape. Every request body of
+/// the API is an object; serde would also read a struct from an array of
+/// its fields in order, which no client means and the spec does not allow.
 pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice::<serde::de::IgnoredAny>(body)
         .map_err(|e| ApiError::bad_request("malformed_json", e.to_string()))?;
+    if body.trim_ascii_start().first() != Some(&b'{') {
+        return Err(ApiError::unprocessable(
+            "invalid_body",
+            "the body must be a JSON object",
+        ));
+    }
     serde_json::from_slice(body).map_err(|e| ApiError::unprocessable("invalid_body", e.to_string()))
 }
 
