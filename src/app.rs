@@ -5,6 +5,7 @@
 use crate::api;
 use crate::api::problem::{self, ApiError};
 use crate::auth::tokens::TokenKeys;
+use crate::clock::Clock;
 use crate::config::Config;
 use crate::ratelimit::RateLimiter;
 use crate::store::DbPool;
@@ -19,6 +20,8 @@ pub struct AppState {
     pub tokens: TokenKeys,
     pub login_limiter: RateLimiter,
     pub move_limiter: RateLimiter,
+    /// What "now" is for every use case and background worker.
+    pub clock: Clock,
 }
 
 impl AppState {
@@ -33,7 +36,22 @@ impl AppState {
             move_limiter: RateLimiter::per_minute(config.move_rate_per_minute),
             config,
             pool,
+            clock: Clock::system(),
         }
+    }
+
+    /// The current moment for a use case.
+    pub fn now(&self) -> crate::service::Now {
+        crate::service::Now {
+            at: self.clock.now(),
+            reminder_percent: self.config.deadlines.reminder_percent,
+        }
+    }
+
+    /// The same state reading time from `clock` (tests move it forward).
+    pub fn with_clock(mut self, clock: Clock) -> AppState {
+        self.clock = clock;
+        self
     }
 }
 

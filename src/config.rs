@@ -27,6 +27,16 @@ pub struct Config {
     /// Directory for the SQLite file and other local state.
     pub data_dir: PathBuf,
     pub mail: MailConfig,
+    pub deadlines: DeadlineConfig,
+}
+
+/// The deadline sweeper's pace and when reminders go out.
+#[derive(Clone, Debug)]
+pub struct DeadlineConfig {
+    pub sweep_interval_ms: u64,
+    /// A reminder goes out when this percentage of a decision's time is
+    /// left; 0 sends none.
+    pub reminder_percent: u32,
 }
 
 /// Sending mail, and the outbox worker's pace.
@@ -80,6 +90,17 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
     };
     let bind = bind_from_lookup(&get)?;
     let mail = mail_config(&get, &num)?;
+    let reminder_percent = num("DEADLINE_REMINDER_PERCENT", 25)?;
+    if reminder_percent > 99 {
+        return Err(ConfigError {
+            var: "DEADLINE_REMINDER_PERCENT",
+            reason: "must be 0 (no reminders) to 99".into(),
+        });
+    }
+    let deadlines = DeadlineConfig {
+        sweep_interval_ms: num("DEADLINE_SWEEP_INTERVAL_MS", 30_000)?.max(10),
+        reminder_percent: reminder_percent as u32,
+    };
     let jwt_keys = match get("JWT_KEYS") {
         Some(text) => parse_keys(&text)?,
         None => vec![("local".to_string(), local_secret(&data_dir)?)],
@@ -109,6 +130,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         jwt_keys,
         data_dir,
         mail,
+        deadlines,
     })
 }
 
@@ -278,6 +300,8 @@ mod tests {
         assert_eq!(c.public_base_url, "http://127.0.0.1:8080");
         assert_eq!(c.jwt_keys.len(), 1);
         assert!(c.mail.smtp_url.is_none() && !c.mail.required);
+        assert_eq!(c.deadlines.reminder_percent, 25);
+        assert_eq!(c.deadlines.sweep_interval_ms, 30_000);
         // The generated secret is stable across loads.
         assert_eq!(cfg(&[]).unwrap().jwt_keys, c.jwt_keys);
     }
@@ -302,6 +326,8 @@ mod tests {
             ("SMTP_URL", "smtp://mail.example.org?tls=sometimes"),
             ("MAIL_FROM", "not an address"),
             ("MAIL_REQUIRED", "maybe"),
+            ("DEADLINE_REMINDER_PERCENT", "100"),
+            ("DEADLINE_SWEEP_INTERVAL_MS", "soon"),
             ("MAIL_MAX_ATTEMPTS", "0"),
             ("MAIL_POLL_INTERVAL_MS", "soon"),
         ] {

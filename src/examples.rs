@@ -13,7 +13,8 @@ use crate::service::games::{
     self as svc, CreateGame, Created, GameDetail, GameSummary, PlayerInfo,
 };
 use crate::service::moves::{LogEntry, MoveOutcome};
-use crate::store::games::{GameRow, MoveRow, status};
+use crate::service::{Now, timeouts};
+use crate::store::games::{GameRow, MoveRow, status, timeout_policy};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::sim::{self, Policy};
@@ -96,6 +97,14 @@ impl LoggedGame {
         let mut all = events.to_vec();
         all.extend(rows.automated_steps(&mut self.state).ok()?);
         svc::finish_update(&mut self.row, &self.state, &self.seats, &rows);
+        timeouts::after_decision(
+            &mut self.row,
+            [false, false],
+            &self.state,
+            None,
+            Now::at(at),
+        )
+        .ok()?;
         let row = rows.rows().first()?.clone();
         self.log.extend_from_slice(rows.rows());
         Some((all, row))
@@ -234,6 +243,11 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         created_at: CREATED_AT_MS,
         updated_at: CREATED_AT_MS,
         finished_at: None,
+        timeout_policy: timeout_policy::AUTO.into(),
+        max_auto_decisions: svc::DEFAULT_MAX_AUTO_DECISIONS as i32,
+        vacation_days: svc::DEFAULT_VACATION_DAYS as i32,
+        clocks: String::new(),
+        wake_at: None,
     };
     out.insert("CreateGame", request);
     out.insert(

@@ -5,6 +5,7 @@ use crate::app::{self, AppState};
 use crate::config::Config;
 use crate::mail::worker::Worker;
 use crate::store;
+use crate::sweeper::Sweeper;
 use actix_cors::Cors;
 use actix_web::{App, HttpServer, web};
 use std::sync::Arc;
@@ -57,14 +58,22 @@ fn cors(config: &Config) -> Cors {
 }
 
 /// Builds the server bound to `listener` (tests pass a port-0 listener),
-/// and starts the mail worker beside it; call it inside an actix system.
+/// and starts the mail worker and the deadline sweeper beside it; call it inside an actix system.
 pub fn build(
     state: web::Data<AppState>,
     listener: std::net::TcpListener,
 ) -> std::io::Result<actix_web::dev::Server> {
     let body_limit = state.config.body_limit_bytes;
-    let worker = Worker::new(&state.config, state.pool.clone()).map_err(std::io::Error::other)?;
+    let worker = Worker::new(&state.config, state.pool.clone())
+        .map_err(std::io::Error::other)?
+        .with_clock(state.clock.clone());
     actix_web::rt::spawn(Arc::new(worker).run());
+    let sweeper = Sweeper::new(
+        state.pool.clone(),
+        state.clock.clone(),
+        state.config.deadlines.clone(),
+    );
+    actix_web::rt::spawn(Arc::new(sweeper).run());
     let server = HttpServer::new(move || {
         let (app, doc) = app::routes(
             App::new()

@@ -277,7 +277,10 @@ fn declines_and_the_notification_setting() {
         assert_eq!(bob.get(settings).ok()["notify"], "off");
         bob.put(settings, &json!({"notify": "sometimes"}))
             .problem(422, "invalid_body");
-        bob.put(settings, &json!({})).problem(422, "invalid_body");
+        // Fields left out keep their value: an empty change changes nothing.
+        let unchanged = bob.put(settings, &json!({})).ok().clone();
+        assert_eq!(unchanged["notify"], "off");
+        assert_eq!(unchanged, bob.get(settings).ok().clone());
         server.client().get(settings).problem(401, "unauthorized");
 
         // An invitation to an address without an account, declined.
@@ -519,32 +522,12 @@ fn no_mail_shows_a_player_the_other_players_hidden_cards() {
         let mut checked_hidden = 0;
         for _round in 0..20 {
             play([&ada, &bob], &id, 40, buyer, &mut turns);
-            let log = admin.full_log(&id, true);
-            let events: Vec<Event> = log
-                .iter()
-                .flat_map(|row| row["events"].as_array().unwrap().clone())
-                .map(|e| serde_json::from_value(e).unwrap())
-                .collect();
+            let events = all_events(&admin, &id);
             let mails = sink.wait_for(1);
-            checked_hidden = 0;
-            for m in turn_mails(&mails) {
-                let seat = seats[m.to()];
-                for e in &events {
-                    let shown = e.redacted_for(Some(seat));
-                    if &shown == e {
-                        continue;
-                    }
-                    let secret = describe::event(e, &names);
-                    assert!(
-                        !m.text.contains(&secret) && !m.html.contains(&secret),
-                        "{backend:?}: a mail to {} shows `{secret}`",
-                        m.to()
-                    );
-                    if m.text.contains(&describe::event(&shown, &names)) {
-                        checked_hidden += 1;
-                    }
-                }
-            }
+            checked_hidden = turn_mails(&mails)
+                .iter()
+                .map(|m| hidden_shown(m, seats[m.to()], &events, &names, backend))
+                .sum();
             if checked_hidden > 0 || game(&ada, &id)["status"] != "active" {
                 break;
             }
@@ -553,7 +536,87 @@ fn no_mail_shows_a_player_the_other_players_hidden_cards() {
             checked_hidden > 0,
             "{backend:?}: no mail reported a card hidden from its reader"
         );
+
+        // A digest describes the same games: Bob takes one, due in an hour
+        // of his (UTC) time, once a decision of his is awaited again.
+        if game(&ada, &id)["status"] != "active" {
+            continue;
+        }
+        let hour = (server.clock.now() / 3_600_000 + 1) % 24;
+        bob.put(
+            "/api/v1/account/notifications",
+            &json!({"notify": "digest", "time_zone": "UTC", "digest_hour": hour}),
+        )
+        .ok();
+        let bob_seat = seats["bob@example.org"];
+        let mut guard = 0;
+        while game(&bob, &id)["awaiting_you"] == true || game(&ada, &id)["awaiting_you"] != true {
+            play([&ada, &bob], &id, 1, buyer, &mut turns);
+            guard += 1;
+            assert!(guard < 200, "ada never got to move");
+        }
+        while game(&bob, &id)["awaiting_you"] != true && game(&ada, &id)["status"] == "active" {
+            play([&ada, &bob], &id, 1, buyer, &mut turns);
+        }
+        if game(&ada, &id)["status"] != "active" {
+            continue;
+        }
+        server.advance(2 * 3_600_000);
+        let start = std::time::Instant::now();
+        let digest = loop {
+            let found = sink
+                .messages()
+                .into_iter()
+                .find(|m| m.to() == "bob@example.org" && m.subject().contains("for your move"));
+            if let Some(m) = found {
+                break m;
+            }
+            assert!(
+                start.elapsed().as_secs() < 30,
+                "{backend:?}: no digest for bob"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        hidden_shown(&digest, bob_seat, &all_events(&admin, &id), &names, backend);
     }
+}
+
+/// Every event of the game, unredacted (the admin's log).
+fn all_events(admin: &Api, id: &str) -> Vec<Event> {
+    admin
+        .full_log(id, true)
+        .iter()
+        .flat_map(|row| row["events"].as_array().unwrap().clone())
+        .map(|e| serde_json::from_value(e).unwrap())
+        .collect()
+}
+
+/// Asserts that `m` describes none of `events` as only others may see
+/// them; returns how many it describes as its reader (`seat`) sees them.
+fn hidden_shown(
+    m: &Received,
+    seat: Seat,
+    events: &[Event],
+    names: &Names,
+    backend: Backend,
+) -> usize {
+    let mut shown_redacted = 0;
+    for e in events {
+        let shown = e.redacted_for(Some(seat));
+        if &shown == e {
+            continue;
+        }
+        let secret = describe::event(e, names);
+        assert!(
+            !m.text.contains(&secret) && !m.html.contains(&secret),
+            "{backend:?}: a mail to {} shows `{secret}`",
+            m.to()
+        );
+        if m.text.contains(&describe::event(&shown, names)) {
+            shown_redacted += 1;
+        }
+    }
+    shown_redacted
 }
 
 #[test]

@@ -6,8 +6,9 @@ use crate::app::{AppState, Db};
 use crate::auth::AuthUser;
 use crate::service::games::{self as svc, CreateGame, Created, GameDetail, GameSummary};
 use crate::service::moves::{self, LogEntry, MoveOutcome, MoveRequest};
+use crate::service::timeouts;
 use crate::store::games::ListFilter;
-use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
@@ -24,8 +25,9 @@ pub async fn create(
     body: Json<CreateGame>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
+    let now = state.now();
     let created = state
-        .db(move |conn| svc::create(conn, user.id, &body))
+        .db(move |conn| svc::create(conn, user.id, &body, now))
         .await?;
     Ok(HttpResponse::Created().json(created))
 }
@@ -138,8 +140,9 @@ pub async fn invite(
     body: Json<InviteRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
+    let now = state.now();
     let token = state
-        .db(move |conn| svc::invite(conn, user.id, &id, &body.email))
+        .db(move |conn| svc::invite(conn, user.id, &id, &body.email, now))
         .await?;
     Ok(HttpResponse::Created().json(InviteResponse {
         invite_token: token,
@@ -161,8 +164,9 @@ pub async fn cancel(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
+    let now = state.now();
     let s = state
-        .db(move |conn| svc::cancel(conn, user.id, &id))
+        .db(move |conn| svc::cancel(conn, user.id, &id, now))
         .await?;
     Ok(HttpResponse::Ok().json(s))
 }
@@ -182,8 +186,9 @@ pub async fn resign(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
+    let now = state.now();
     let d = state
-        .db(move |conn| svc::resign(conn, user.id, &id))
+        .db(move |conn| svc::resign(conn, user.id, &id, now))
         .await?;
     Ok(HttpResponse::Ok().json(d))
 }
@@ -237,8 +242,9 @@ pub async fn submit_move(
             Some((key.to_string(), hash))
         }
     };
+    let now = state.now();
     let (status, out) = state
-        .db(move |conn| moves::submit(conn, user.id, &id, parsed, idem))
+        .db(move |conn| moves::submit(conn, user.id, &id, parsed, idem, now))
         .await?;
     Ok(
         HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
@@ -332,8 +338,9 @@ pub async fn accept(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let token = path.into_inner();
+    let now = state.now();
     let d = state
-        .db(move |conn| svc::accept(conn, user.id, &token))
+        .db(move |conn| svc::accept(conn, user.id, &token, now))
         .await?;
     Ok(HttpResponse::Ok().json(d))
 }
@@ -350,7 +357,10 @@ pub async fn decline(
     path: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let token = path.into_inner();
-    state.db(move |conn| svc::decline(conn, &token)).await?;
+    let now = state.now();
+    state
+        .db(move |conn| svc::decline(conn, &token, now))
+        .await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -359,4 +369,67 @@ pub async fn decline(
 #[get("/topology")]
 pub async fn topology() -> HttpResponse {
     HttpResponse::Ok().json(hexpost_engine::topology_view())
+}
+
+#[derive(Deserialize, ToSchema, Debug)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"days": 3}))]
+pub struct VacationRequest {
+    /// Whole days, from 1 to what you have left in this game. Taken while
+    /// on vacation, they lengthen it.
+    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[schema(value_type = u32, required = true, minimum = 1, maximum = 60)]
+    pub days: Option<u32>,
+}
+
+/// Starts a vacation in this game: your clock stops for that many days (a
+/// running deadline moves back by as much; one that starts during it runs
+/// from its end). The other player sees it in `clocks`.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(("game_id" = String, Path)), request_body = VacationRequest, responses(
+    (status = 200, body = GameDetail),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`game_not_active`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_vacation`: fewer than 1 day, or more than you have left (`vacation_left_ms`)", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/games/{game_id}/vacation")]
+pub async fn start_vacation(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+    body: Json<VacationRequest>,
+) -> Result<HttpResponse, ApiError> {
+    let days = body
+        .days
+        .ok_or_else(|| ApiError::unprocessable("invalid_body", "missing field `days`"))?;
+    let id = path.into_inner();
+    let now = state.now();
+    let d = state
+        .db(move |conn| timeouts::vacation(conn, user.id, &id, Some(i64::from(days)), now))
+        .await?;
+    Ok(HttpResponse::Ok().json(d))
+}
+
+/// Ends your vacation in this game early; the days not taken go back to
+/// your allowance and come off your deadline.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(("game_id" = String, Path)), responses(
+    (status = 200, body = GameDetail),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
+    (status = 404, body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`game_not_active` or `not_on_vacation`", body = Problem, content_type = "application/problem+json"),
+))]
+#[delete("/games/{game_id}/vacation")]
+pub async fn end_vacation(
+    state: web::Data<AppState>,
+    user: AuthUser,
+    path: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let now = state.now();
+    let d = state
+        .db(move |conn| timeouts::vacation(conn, user.id, &id, None, now))
+        .await?;
+    Ok(HttpResponse::Ok().json(d))
 }

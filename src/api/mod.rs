@@ -28,6 +28,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::invite)
         .service(games::cancel)
         .service(games::resign)
+        .service(games::start_vacation)
+        .service(games::end_vacation)
         .service(games::submit_move)
         .service(games::log)
         .service(games::invitation)

@@ -3,6 +3,7 @@
 //! decided in the use cases' transactions (`service::notify`).
 
 pub mod describe;
+pub mod schedule;
 pub mod sender;
 pub mod templates;
 pub mod worker;

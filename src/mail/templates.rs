@@ -29,6 +29,15 @@ const SOURCES: &[(&str, &str)] = templates![
     "game_over.subject.txt",
     "game_over.txt",
     "game_over.html",
+    "reminder.subject.txt",
+    "reminder.txt",
+    "reminder.html",
+    "timeout.subject.txt",
+    "timeout.txt",
+    "timeout.html",
+    "digest.subject.txt",
+    "digest.txt",
+    "digest.html",
 ];
 
 pub struct Rendered {
@@ -94,5 +103,53 @@ mod tests {
         assert!(r.text.contains("https://hexpost.example.org/games/g1"));
         // A missing variable is an error, not an empty string.
         assert!(t.render("your_move", &ctx).is_err());
+    }
+
+    #[test]
+    fn deadline_mails_render_what_they_are_given() {
+        let t = Templates::new().unwrap();
+        let base = json!({
+            "base_url": "https://hexpost.example.org",
+            "settings_url": "https://hexpost.example.org/api/v1/account/notifications",
+            "game_id": "g1", "player": "Ada", "opponent": "Grace", "variant": "duel",
+            "move_number": 12, "deadline": "Mon 2026-11-23 18:00 CET",
+        });
+        let with = |extra: serde_json::Value| {
+            let mut c = base.clone();
+            c.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            c
+        };
+        let r = t
+            .render(
+                "reminder",
+                &with(json!({"hours_left": 1, "decisions": ["end the turn"], "forfeit": true})),
+            )
+            .unwrap();
+        assert_eq!(
+            r.subject,
+            "Reminder: your move against Grace (duel) is due Mon 2026-11-23 18:00 CET"
+        );
+        assert!(r.text.contains("about\n1 hour, at") || r.text.contains("1 hour, at"));
+        assert!(r.text.contains("you lose the game"));
+        let r = t
+            .render(
+                "timeout",
+                &with(
+                    json!({"taken": ["Ada: turn ended"], "automatic_in_a_row": 2,
+                "max_auto_decisions": 3, "your_turn_again": false, "over": false}),
+                ),
+            )
+            .unwrap();
+        assert!(r.text.contains("- Ada: turn ended") && r.text.contains("2 times in a row"));
+        assert!(r.text.contains("Now Grace is to move"));
+        let game = json!({"game_id": "g2", "variant": "duel", "opponent": "Grace", "move_number": 3,
+            "deadline": null, "events": [], "events_omitted": 0, "hand": "nothing", "your_vp": 2,
+            "scores": ["Ada 2 VP"], "decisions": ["roll the dice"]});
+        let r = t.render("digest", &with(json!({"games": [game]}))).unwrap();
+        assert_eq!(r.subject, "1 game waits for your move on hexpost");
+        assert!(r.text.contains("https://hexpost.example.org/games/g2"));
+        assert!(!r.text.contains("Deadline:"));
     }
 }

@@ -5,9 +5,11 @@
 use super::Links;
 use super::sender::{self, Envelope, Mailer};
 use super::templates::Templates;
+use crate::clock::Clock;
 use crate::config::{Config, MailConfig};
-use crate::store::outbox::{self, MailRow};
-use crate::store::{DbPool, now_ms};
+use crate::service::notify;
+use crate::store::outbox::{self, MailRow, kind};
+use crate::store::{DbConnection, DbPool, users};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,8 +22,7 @@ pub struct Worker {
     templates: Templates,
     links: Links,
     config: MailConfig,
-    /// Milliseconds since the epoch; a parameter so tests can move time.
-    clock: fn() -> i64,
+    clock: Clock,
 }
 
 impl Worker {
@@ -32,11 +33,11 @@ impl Worker {
             templates: Templates::new()?,
             links: Links::new(&config.public_base_url),
             config: config.mail.clone(),
-            clock: now_ms,
+            clock: Clock::system(),
         })
     }
 
-    pub fn with_clock(mut self, clock: fn() -> i64) -> Worker {
+    pub fn with_clock(mut self, clock: Clock) -> Worker {
         self.clock = clock;
         self
     }
@@ -79,14 +80,31 @@ impl Worker {
     /// Claims one batch and handles each row.
     pub fn round(&self) -> Result<usize, String> {
         let mut conn = self.pool.get().map_err(|e| e.to_string())?;
-        let now = (self.clock)();
+        let now = self.clock.now();
         // Twice the longest the batch's sends can take, so a live worker
         // keeps its rows, and a dead one's are free again soon after.
         let lease = now + BATCH * (self.config.smtp_timeout_secs as i64 + 5) * 2000;
         let rows = outbox::claim(&mut conn, now, lease, BATCH).map_err(|e| e.to_string())?;
         for row in &rows {
-            let result = self.deliver(row);
-            let at = (self.clock)();
+            let context = match self.context(&mut conn, row) {
+                Ok(Some(context)) => Ok(context),
+                Ok(None) => {
+                    outbox::mark_skipped(&mut conn, row.id, lease).map_err(|e| e.to_string())?;
+                    tracing::info!(mail = row.id, kind = %row.kind, "nothing to send");
+                    continue;
+                }
+                Err(e) => Err(e),
+            };
+            let result = context.and_then(|c| self.deliver(row, c));
+            let at = self.clock.now();
+            if result.is_ok()
+                && row.kind == kind::DIGEST
+                && let Some(user) = row.user_id
+            {
+                // Tomorrow's digest, in case the games still wait then; it
+                // is skipped if none does.
+                self.next_digest(&mut conn, user, at);
+            }
             let kept = match &result {
                 Ok(()) => outbox::mark_sent(&mut conn, row.id, lease, at, &without_secrets(row)),
                 Err(error) => {
@@ -120,9 +138,35 @@ impl Worker {
         Some(now.saturating_add(delay.min(i64::MAX as u64) as i64))
     }
 
-    fn deliver(&self, row: &MailRow) -> Result<(), String> {
-        let mut context: serde_json::Value =
-            serde_json::from_str(&row.context).map_err(|e| format!("mail context: {e}"))?;
+    /// What the mail's templates render: stored with the row, or for a
+    /// digest gathered now (None: nothing waits, nothing to send).
+    fn context(
+        &self,
+        conn: &mut DbConnection,
+        row: &MailRow,
+    ) -> Result<Option<serde_json::Value>, String> {
+        if row.kind == kind::DIGEST {
+            let user = row.user_id.ok_or("a digest without a recipient account")?;
+            return notify::digest(conn, user).map_err(|e| e.to_string());
+        }
+        serde_json::from_str(&row.context)
+            .map(Some)
+            .map_err(|e| format!("mail context: {e}"))
+    }
+
+    fn next_digest(&self, conn: &mut DbConnection, user: i64, at: i64) {
+        let scheduled = users::by_id(conn, user)
+            .map_err(|e| e.to_string())
+            .and_then(|person| match person {
+                Some(p) => notify::schedule_digest(conn, &p, at).map_err(|e| e.to_string()),
+                None => Ok(()),
+            });
+        if let Err(error) = scheduled {
+            tracing::warn!(user, %error, "next digest not scheduled");
+        }
+    }
+
+    fn deliver(&self, row: &MailRow, mut context: serde_json::Value) -> Result<(), String> {
         let settings_url = self.links.settings_url();
         context["base_url"] = self.links.base_url.clone().into();
         context["settings_url"] = settings_url.clone().into();

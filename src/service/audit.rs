@@ -53,6 +53,9 @@ pub enum ServerAction {
     },
     /// A player gave up; the other wins.
     Resign { seat: u8 },
+    /// A player's time for a decision ran out and the game's timeout
+    /// policy made them lose; the other wins.
+    Forfeit { seat: u8 },
     /// One automated step the engine ran for `seat` after the row before:
     /// a neutral or fictional seat's action, or an automatic roll.
     AutomatedStep { seat: u8 },
@@ -200,9 +203,9 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                     state = Some(st);
                     serde_json::to_string(&events).unwrap_or_default()
                 }
-                ServerAction::Resign { seat } => {
+                ServerAction::Resign { seat } | ServerAction::Forfeit { seat } => {
                     if row.seat != Some(seat as i32) {
-                        return Err(fail(seq, "resign row names another seat".into()));
+                        return Err(fail(seq, "the row names another seat".into()));
                     }
                     automation_settled(state.as_ref(), seq)?;
                     row.events.clone()

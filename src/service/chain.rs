@@ -36,6 +36,18 @@ impl Entry {
         })
     }
 
+    /// A decision the server took for `seat` because its time ran out: an
+    /// engine action, replayed like the player's own.
+    pub fn timeout(seat: u8, action: &impl Serialize) -> Result<Self, ApiError> {
+        Ok(Entry {
+            actor: "timeout".into(),
+            seat: Some(seat),
+            user: None,
+            action: serde_json::to_string(action).map_err(ApiError::internal)?,
+            jws: None,
+        })
+    }
+
     pub fn server(seat: Option<u8>, action: &ServerAction) -> Result<Self, ApiError> {
         Ok(Entry {
             actor: "server".into(),

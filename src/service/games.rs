@@ -1,13 +1,16 @@
 //! Game lifecycle: create, invite, accept or decline, cancel, resign, and
 //! reading games.
 
+use super::Now;
 use super::audit::{self, ServerAction};
 use super::chain::{Entry, NewRows};
+use super::deadlines::{ClockView, Clocks};
 use super::notify;
+use super::timeouts;
 use super::{engine_state, game_config};
 use crate::api::problem::ApiError;
-use crate::store::games::{self as db, GameRow, ListFilter, status};
-use crate::store::{DbConnection, now_ms};
+use crate::store::DbConnection;
+use crate::store::games::{self as db, GameRow, ListFilter, status, timeout_policy};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{GameConfig, GameState, LegalAction, Seat};
 use rand::RngExt;
@@ -40,7 +43,53 @@ pub struct CreateGame {
     /// Invite this address at once.
     #[schema(format = "email", max_length = 254)]
     pub opponent_email: Option<String>,
+    /// What happens when a player's time for a decision runs out. Default
+    /// `auto`.
+    pub timeout_policy: Option<TimeoutPolicy>,
+    /// With `auto`: the automatic decisions the server takes for a player
+    /// in a row before their next timeout makes them forfeit (0 to 20).
+    /// Default 3.
+    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[schema(minimum = 0, maximum = 20)]
+    pub max_auto_decisions: Option<u32>,
+    /// Days of vacation each player may take in this game, which stop
+    /// their clock (0 to 60). Default 7.
+    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[schema(minimum = 0, maximum = 60)]
+    pub vacation_days: Option<u32>,
 }
+
+/// `auto`: the server takes a safe decision for the late player (end the
+/// turn, discard the first cards, decline, pass…; never spends, builds at
+/// a cost, trades or plays a card) and logs it as automated; `forfeit`:
+/// the late player loses.
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+#[schema(example = "auto")]
+pub enum TimeoutPolicy {
+    Auto,
+    Forfeit,
+}
+
+impl TimeoutPolicy {
+    fn stored(self) -> &'static str {
+        match self {
+            TimeoutPolicy::Auto => timeout_policy::AUTO,
+            TimeoutPolicy::Forfeit => timeout_policy::FORFEIT,
+        }
+    }
+
+    fn from_stored(s: &str) -> TimeoutPolicy {
+        if s == timeout_policy::FORFEIT {
+            TimeoutPolicy::Forfeit
+        } else {
+            TimeoutPolicy::Auto
+        }
+    }
+}
+
+pub const DEFAULT_MAX_AUTO_DECISIONS: u32 = 3;
+pub const DEFAULT_VACATION_DAYS: u32 = 7;
 
 #[derive(Serialize, ToSchema, Debug, Clone)]
 pub struct PlayerInfo {
@@ -65,6 +114,11 @@ pub struct GameSummary {
     pub awaiting_you: bool,
     pub winner_seat: Option<u8>,
     pub time_limit_secs: i64,
+    pub timeout_policy: TimeoutPolicy,
+    pub max_auto_decisions: u32,
+    pub vacation_days: u32,
+    /// Each seat's deadline and vacation; empty before the game starts.
+    pub clocks: Vec<ClockView>,
     pub created_at: i64,
     pub updated_at: i64,
     /// SHA-256 of the game's seed, published at creation.
@@ -102,6 +156,50 @@ fn user_seat(players: &[(i32, i64)], user: i64) -> Option<u8> {
         .map(|(s, _)| *s as u8)
 }
 
+/// A game locked for a change by one of its players.
+pub struct Seated {
+    pub game: GameRow,
+    /// The users in seat 0 and 1.
+    pub seat_users: [i64; 2],
+    /// The seat of the player who asked.
+    pub seat: u8,
+}
+
+/// Locks the game (inside a write transaction) and finds the seat of
+/// `user`, who must play in it.
+pub fn lock_seated(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<Seated, ApiError> {
+    let game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+    let seats = db::players(conn, game_id)?;
+    let seat = user_seat(&seats, user)
+        .ok_or_else(|| ApiError::forbidden("you do not play in this game"))?;
+    let seat_users = match seats.as_slice() {
+        [(_, a), (_, b)] => [*a, *b],
+        _ => {
+            return Err(ApiError::internal(format!(
+                "game {game_id} has {} seats",
+                seats.len()
+            )));
+        }
+    };
+    Ok(Seated {
+        game,
+        seat_users,
+        seat,
+    })
+}
+
+/// Moves, resignations and vacations need a game in play.
+pub fn require_active(game: &GameRow) -> Result<(), ApiError> {
+    if game.status == status::ACTIVE {
+        Ok(())
+    } else {
+        Err(ApiError::conflict(
+            "game_not_active",
+            format!("the game is {}", game.status),
+        ))
+    }
+}
+
 pub fn summary(
     conn: &mut DbConnection,
     game: &GameRow,
@@ -134,6 +232,16 @@ pub fn summary_of(game: &GameRow, players: Vec<PlayerInfo>, viewer: i64) -> Game
         awaiting_you: game.awaiting.contains(&format!(",{viewer},")),
         winner_seat: game.winner_seat.map(|s| s as u8),
         time_limit_secs: game.time_limit_secs,
+        timeout_policy: TimeoutPolicy::from_stored(&game.timeout_policy),
+        max_auto_decisions: game.max_auto_decisions.max(0) as u32,
+        vacation_days: game.vacation_days.max(0) as u32,
+        clocks: if game.clocks.is_empty() {
+            Vec::new()
+        } else {
+            Clocks::parse(&game.clocks, game.vacation_days)
+                .map(|c| c.view())
+                .unwrap_or_default()
+        },
         created_at: game.created_at,
         updated_at: game.updated_at,
         seed_hash: game.seed_hash.clone(),
@@ -252,13 +360,32 @@ fn parse_config(req: &CreateGame) -> Result<GameConfig, ApiError> {
     Ok(config)
 }
 
-pub fn create(conn: &mut DbConnection, user: i64, req: &CreateGame) -> Result<Created, ApiError> {
+pub fn create(
+    conn: &mut DbConnection,
+    user: i64,
+    req: &CreateGame,
+    now: Now,
+) -> Result<Created, ApiError> {
     let config = parse_config(req)?;
     let hours = req.time_limit_hours.unwrap_or(DEFAULT_TIME_LIMIT_HOURS);
     if !(1..=720).contains(&hours) {
         return Err(ApiError::unprocessable(
             "invalid_time_limit",
             "time_limit_hours must be 1 to 720",
+        ));
+    }
+    let max_auto = req.max_auto_decisions.unwrap_or(DEFAULT_MAX_AUTO_DECISIONS);
+    if max_auto > 20 {
+        return Err(ApiError::unprocessable(
+            "invalid_max_auto_decisions",
+            "max_auto_decisions must be 0 to 20",
+        ));
+    }
+    let vacation_days = req.vacation_days.unwrap_or(DEFAULT_VACATION_DAYS);
+    if vacation_days > 60 {
+        return Err(ApiError::unprocessable(
+            "invalid_vacation_days",
+            "vacation_days must be 0 to 60",
         ));
     }
     if let Some(s) = req.creator_seat
@@ -276,7 +403,7 @@ pub fn create(conn: &mut DbConnection, user: i64, req: &CreateGame) -> Result<Cr
     let seed: [u8; 32] = rand::rng().random();
     let id = uuid::Uuid::new_v4().to_string();
     let seed_hash = audit::sha256_hex(&seed);
-    let now = now_ms();
+    let now = now.at;
     let row = GameRow {
         chain_head: audit::genesis(&id, &seed_hash),
         id,
@@ -295,6 +422,15 @@ pub fn create(conn: &mut DbConnection, user: i64, req: &CreateGame) -> Result<Cr
         created_at: now,
         updated_at: now,
         finished_at: None,
+        timeout_policy: req
+            .timeout_policy
+            .unwrap_or(TimeoutPolicy::Auto)
+            .stored()
+            .into(),
+        max_auto_decisions: max_auto as i32,
+        vacation_days: vacation_days as i32,
+        clocks: String::new(),
+        wake_at: None,
     };
     crate::store::write_tx(conn, |conn| {
         db::insert_game(conn, &row)?;
@@ -344,11 +480,12 @@ pub fn invite(
     user: i64,
     game_id: &str,
     email: &str,
+    now: Now,
 ) -> Result<String, ApiError> {
     let email = crate::api::accounts::normalize_email(email)?;
     crate::store::write_tx(conn, |conn| {
         let game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
-        invite_in_tx(conn, &game, user, &email, now_ms())
+        invite_in_tx(conn, &game, user, &email, now.at)
     })
 }
 
@@ -373,7 +510,12 @@ pub fn invitation_info(conn: &mut DbConnection, token: &str) -> Result<GameSumma
 
 /// Accepting starts the game: seats by roll-off (or the creator's choice),
 /// the engine state from the seed, and the first log row.
-pub fn accept(conn: &mut DbConnection, user: i64, token: &str) -> Result<GameDetail, ApiError> {
+pub fn accept(
+    conn: &mut DbConnection,
+    user: i64,
+    token: &str,
+    now: Now,
+) -> Result<GameDetail, ApiError> {
     crate::store::write_tx(conn, |conn| {
         let inv = pending_invitation(conn, token)?;
         let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
@@ -405,11 +547,12 @@ pub fn accept(conn: &mut DbConnection, user: i64, token: &str) -> Result<GameDet
             seats,
             roll_off: rolls,
         };
-        let mut rows = NewRows::after(&game, now_ms());
+        let mut rows = NewRows::after(&game, now.at);
         rows.push(Entry::server(None, &action)?, &events, &state)?;
         rows.automated_steps(&mut state)?;
         game.status = status::ACTIVE.into();
         finish_update(&mut game, &state, &seats, &rows);
+        timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
         let at = rows.at();
         rows.write(conn, &game)?;
         notify::accepted(conn, &game, user, at)?;
@@ -418,7 +561,7 @@ pub fn accept(conn: &mut DbConnection, user: i64, token: &str) -> Result<GameDet
     })
 }
 
-pub fn decline(conn: &mut DbConnection, token: &str) -> Result<(), ApiError> {
+pub fn decline(conn: &mut DbConnection, token: &str, now: Now) -> Result<(), ApiError> {
     crate::store::write_tx(conn, |conn| {
         let inv = pending_invitation(conn, token)?;
         let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
@@ -426,7 +569,7 @@ pub fn decline(conn: &mut DbConnection, token: &str) -> Result<(), ApiError> {
         if game.status == status::OPEN {
             let prev = game.move_number;
             game.status = status::DECLINED.into();
-            game.updated_at = now_ms();
+            game.updated_at = now.at;
             db::save(conn, &game, prev)?;
             notify::declined(conn, &game, &inv.email, game.updated_at)?;
         }
@@ -434,7 +577,12 @@ pub fn decline(conn: &mut DbConnection, token: &str) -> Result<(), ApiError> {
     })
 }
 
-pub fn cancel(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameSummary, ApiError> {
+pub fn cancel(
+    conn: &mut DbConnection,
+    user: i64,
+    game_id: &str,
+    now: Now,
+) -> Result<GameSummary, ApiError> {
     crate::store::write_tx(conn, |conn| {
         let mut game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
         if game.created_by != user {
@@ -448,37 +596,32 @@ pub fn cancel(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameS
         }
         let prev = game.move_number;
         game.status = status::CANCELLED.into();
-        game.updated_at = now_ms();
+        game.updated_at = now.at;
         db::save(conn, &game, prev)?;
         summary(conn, &game, user)
     })
 }
 
-pub fn resign(conn: &mut DbConnection, user: i64, game_id: &str) -> Result<GameDetail, ApiError> {
+pub fn resign(
+    conn: &mut DbConnection,
+    user: i64,
+    game_id: &str,
+    now: Now,
+) -> Result<GameDetail, ApiError> {
     crate::store::write_tx(conn, |conn| {
-        let mut game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
-        let seats = db::players(conn, game_id)?;
-        let seat = user_seat(&seats, user)
-            .ok_or_else(|| ApiError::forbidden("you do not play in this game"))?;
-        if game.status != status::ACTIVE {
-            return Err(ApiError::conflict(
-                "game_not_active",
-                format!("the game is {}", game.status),
-            ));
-        }
+        let Seated {
+            mut game,
+            seat_users,
+            seat,
+        } = lock_seated(conn, game_id, user)?;
+        require_active(&game)?;
         let state = engine_state(&game)?;
-        let mut rows = NewRows::after(&game, now_ms());
+        let mut rows = NewRows::after(&game, now.at);
         let entry = Entry::player(seat, user, &ServerAction::Resign { seat }, None)?;
         rows.push(entry, &[], &state)?;
-        game.move_number = rows.seq();
-        game.chain_head = rows.head().to_string();
-        game.status = status::FINISHED.into();
-        game.winner_seat = Some(1 - seat as i32);
-        game.awaiting = String::new();
-        game.updated_at = rows.at();
-        game.finished_at = Some(game.updated_at);
+        end_without_engine_winner(&mut game, &rows, 1 - seat as usize);
+        timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
         rows.write(conn, &game)?;
-        let seat_users = [seats[0].1, seats[1].1];
         notify::after_move(
             conn,
             &game,
@@ -501,6 +644,18 @@ pub fn list(
     let offset = page.saturating_sub(1).saturating_mul(per_page);
     let rows = db::list_for_user(conn, user, filter, offset, per_page)?;
     rows.iter().map(|g| summary(conn, g, user)).collect()
+}
+
+/// Ends the game with `winner` (a resignation or a forfeit: the engine
+/// knows no winner) after the log rows of `rows`.
+pub fn end_without_engine_winner(game: &mut GameRow, rows: &NewRows, winner: usize) {
+    game.move_number = rows.seq();
+    game.chain_head = rows.head().to_string();
+    game.status = status::FINISHED.into();
+    game.winner_seat = Some(winner as i32);
+    game.awaiting = String::new();
+    game.updated_at = rows.at();
+    game.finished_at = Some(game.updated_at);
 }
 
 /// Updates the game row's summary fields from the engine state.

@@ -3,13 +3,41 @@
 
 pub mod audit;
 pub mod chain;
+pub mod deadlines;
 pub mod games;
 pub mod moves;
 pub mod notify;
+pub mod timeouts;
 
 use crate::api::problem::ApiError;
 use crate::store::games::GameRow;
 use hexpost_engine::{GameConfig, GameState};
+
+/// The moment a use case runs at (from the server's clock), with the
+/// deadline setting it needs to start a decision's clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Now {
+    pub at: i64,
+    /// See `config::DeadlineConfig::reminder_percent`.
+    pub reminder_percent: u32,
+}
+
+impl Now {
+    /// A moment with the default reminder setting (the CLI, examples).
+    pub fn at(at: i64) -> Now {
+        Now {
+            at,
+            reminder_percent: 25,
+        }
+    }
+
+    pub fn limits(&self, game: &GameRow) -> deadlines::Limits {
+        deadlines::Limits {
+            decision_ms: game.time_limit_secs.saturating_mul(1000),
+            remind_fraction: f64::from(self.reminder_percent) / 100.0,
+        }
+    }
+}
 
 /// Loads the engine state of an active or finished game.
 pub fn engine_state(game: &GameRow) -> Result<GameState, ApiError> {

@@ -2,11 +2,11 @@
 
 use super::chain::{Entry, NewRows};
 use super::engine_state;
-use super::games::{self, finish_update};
-use super::notify;
+use super::games::{self, Seated, finish_update};
+use super::{Now, notify, timeouts};
 use crate::api::problem::ApiError;
 use crate::store::games::{self as db, IdempotencyRecord, MoveRow, status};
-use crate::store::{DbConnection, now_ms, users};
+use crate::store::{DbConnection, users};
 use base64::Engine;
 use hexpost_engine::{Action, Event, LegalAction, Seat};
 use serde::{Deserialize, Serialize};
@@ -75,6 +75,7 @@ fn parse_request(
     user: i64,
     game_id: &str,
     req: MoveRequest,
+    now: Now,
 ) -> Result<Parsed, ApiError> {
     match (req.jws, req.expected_move_number, req.action) {
         (None, Some(expected), Some(action)) => Ok(Parsed {
@@ -91,8 +92,7 @@ fn parse_request(
             if claims.game_id != game_id {
                 return Err(ApiError::forbidden("the signed move is for another game"));
             }
-            if claims.iat.saturating_sub(now_ms() / 1000).unsigned_abs() > JWS_MAX_SKEW_SECS as u64
-            {
+            if claims.iat.saturating_sub(now.at / 1000).unsigned_abs() > JWS_MAX_SKEW_SECS as u64 {
                 return Err(ApiError::unprocessable(
                     "jws_expired",
                     "the signed move's iat is more than a day off",
@@ -159,15 +159,14 @@ pub fn submit(
     game_id: &str,
     req: MoveRequest,
     idempotency: Option<(String, String)>,
+    now: Now,
 ) -> Result<(u16, serde_json::Value), ApiError> {
     crate::store::write_tx(conn, |conn| {
-        let mut game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
-        let seats = db::players(conn, game_id)?;
-        let seat = seats
-            .iter()
-            .find(|(_, u)| *u == user)
-            .map(|(s, _)| *s as u8)
-            .ok_or_else(|| ApiError::forbidden("you do not play in this game"))?;
+        let Seated {
+            mut game,
+            seat_users,
+            seat,
+        } = games::lock_seated(conn, game_id, user)?;
         if let Some((key, hash)) = &idempotency
             && let Some(rec) = db::idempotency_get(conn, user, key)?
         {
@@ -180,13 +179,8 @@ pub fn submit(
             let body = serde_json::from_str(&rec.response).map_err(ApiError::internal)?;
             return Ok((rec.status as u16, body));
         }
-        let parsed = parse_request(conn, user, game_id, req)?;
-        if game.status != status::ACTIVE {
-            return Err(ApiError::conflict(
-                "game_not_active",
-                format!("the game is {}", game.status),
-            ));
-        }
+        let parsed = parse_request(conn, user, game_id, req, now)?;
+        games::require_active(&game)?;
         if parsed.expected != game.move_number {
             let current = games::detail(conn, &game, user)?;
             return Err(ApiError::conflict(
@@ -200,6 +194,7 @@ pub fn submit(
             .with("game", current));
         }
         let mut state = engine_state(&game)?;
+        let was_awaited = timeouts::awaited(&state);
         let mut events = state
             .apply_decision(Seat(seat), &parsed.action)
             .map_err(|e| {
@@ -207,12 +202,12 @@ pub fn submit(
                     .with("reason", &e)
                     .with("move_number", game.move_number)
             })?;
-        let mut rows = NewRows::after(&game, now_ms());
+        let mut rows = NewRows::after(&game, now.at);
         let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
         rows.push(entry, &events, &state)?;
         events.extend(rows.automated_steps(&mut state)?);
-        let seat_users = [seats[0].1, seats[1].1];
         finish_update(&mut game, &state, &seat_users, &rows);
+        timeouts::after_decision(&mut game, was_awaited, &state, Some(seat as usize), now)?;
         let at = rows.at();
         rows.write(conn, &game)?;
         notify::after_move(conn, &game, &state, &seat_users, Some(user), at)?;
@@ -239,7 +234,7 @@ pub fn submit(
                     request_hash: hash,
                     status: 200,
                     response: body.to_string(),
-                    created_at: now_ms(),
+                    created_at: now.at,
                 },
             )?;
         }

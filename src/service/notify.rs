@@ -3,9 +3,12 @@
 //! what its templates render, computed here from what the recipient may
 //! see; the mail worker adds the links and sends it.
 
+use super::deadlines::Clocks;
+use super::timeouts;
 use crate::api::problem::ApiError;
 use crate::mail::describe::{self, Names};
-use crate::store::games::{self as db, GameRow, status};
+use crate::mail::schedule::LocalTime;
+use crate::store::games::{self as db, GameRow, status, timeout_policy};
 use crate::store::outbox::{self, NewMail, kind};
 use crate::store::{DbConnection, users};
 use hexpost_engine::{Event, GameState, Seat};
@@ -17,27 +20,36 @@ const MAX_EVENTS: usize = 60;
 struct Mail<'a> {
     kind: &'static str,
     game: &'a GameRow,
-    user: Option<i64>,
+    /// The recipient's account, when they have one: their quiet hours hold
+    /// the mail back.
+    user: Option<&'a users::User>,
     recipient: &'a str,
     game_seq: Option<i64>,
     context: Value,
+    /// Past this time a mail is pointless: quiet hours never hold it
+    /// beyond it (a reminder before its deadline).
+    latest: Option<i64>,
 }
 
 fn queue(conn: &mut DbConnection, mail: Mail, at: i64) -> Result<(), ApiError> {
     let mut context = mail.context;
     context["game_id"] = mail.game.id.clone().into();
     context["variant"] = describe::words(&mail.game.variant).into();
+    let due_at = match mail.user.map(|u| LocalTime::of(u).deliver_at(at)) {
+        Some(later) if mail.latest.is_none_or(|l| later < l) => later,
+        _ => at,
+    };
     outbox::insert(
         conn,
         &NewMail {
             kind: mail.kind.into(),
             game_id: Some(mail.game.id.clone()),
-            user_id: mail.user,
+            user_id: mail.user.map(|u| u.id),
             recipient: mail.recipient.into(),
             context: context.to_string(),
             message_id: format!("{}.{}", mail.kind, uuid::Uuid::new_v4()),
             game_seq: mail.game_seq,
-            due_at: at,
+            due_at,
             created_at: at,
         },
     )?;
@@ -76,10 +88,11 @@ pub fn invitation(
     let mail = Mail {
         kind: kind::INVITATION,
         game,
-        user: invitee.map(|u| u.id),
+        user: invitee.as_ref(),
         recipient: email,
         game_seq: None,
         context,
+        latest: None,
     };
     queue(conn, mail, at)
 }
@@ -122,10 +135,11 @@ fn to_creator(
     let mail = Mail {
         kind,
         game,
-        user: Some(creator.id),
+        user: Some(&creator),
         recipient: &creator.email,
         game_seq: None,
         context,
+        latest: None,
     };
     queue(conn, mail, at)
 }
@@ -154,15 +168,16 @@ pub fn after_move(
         return Ok(());
     }
     let people = users::pair(conn, *seats)?;
-    let names = Names([
-        people[0].display_name.clone(),
-        people[1].display_name.clone(),
-    ]);
+    let names = names_of(&people);
     if over {
-        return game_over(conn, game, state, &people, &names, at);
+        return game_over(conn, game, state, &people, &names, None, at);
     }
     for seat in awaited {
         let recipient = &people[seat.index()];
+        if recipient.notify == users::notify::DIGEST {
+            schedule_digest(conn, recipient, at)?;
+            continue;
+        }
         if !wants_turn_mail(recipient) {
             continue;
         }
@@ -175,18 +190,203 @@ pub fn after_move(
             continue;
         }
         let since = answered.unwrap_or(0);
-        let context = your_move(conn, game, state, seat, since, &names)?;
+        let context = your_move(conn, game, state, seat, since, &names, recipient)?;
         let mail = Mail {
             kind: kind::YOUR_MOVE,
             game,
-            user: Some(recipient.id),
+            user: Some(recipient),
             recipient: &recipient.email,
             game_seq: Some(game.move_number),
             context,
+            latest: None,
         };
         queue(conn, mail, at)?;
     }
     Ok(())
+}
+
+fn names_of(people: &[users::User; 2]) -> Names {
+    Names([
+        people[0].display_name.clone(),
+        people[1].display_name.clone(),
+    ])
+}
+
+/// A reminder to the player of `seat` that their deadline approaches;
+/// false when they turned game mails off.
+pub fn reminder(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    state: &GameState,
+    seats: &[i64; 2],
+    seat: usize,
+    clocks: &Clocks,
+    at: i64,
+) -> Result<bool, ApiError> {
+    let people = users::pair(conn, *seats)?;
+    let person = &people[seat];
+    let Some(due) = clocks.seats[seat].due_at else {
+        return Ok(false);
+    };
+    if !wants_game_mail(person) {
+        return Ok(false);
+    }
+    let context = json!({
+        "player": person.display_name,
+        "opponent": people[1 - seat].display_name,
+        "move_number": game.move_number,
+        "deadline": LocalTime::of(person).format(due),
+        "hours_left": ((due - at).max(0) + 3_599_999) / 3_600_000,
+        "decisions": describe::decisions(&state.legal_actions(Seat(seat as u8))),
+        "forfeit": game.timeout_policy == timeout_policy::FORFEIT
+            || clocks.seats[seat].auto_in_a_row >= game.max_auto_decisions.max(0) as u32,
+    });
+    let mail = Mail {
+        kind: kind::REMINDER,
+        game,
+        user: Some(person),
+        recipient: &person.email,
+        game_seq: Some(game.move_number),
+        context,
+        latest: Some(due),
+    };
+    queue(conn, mail, at)?;
+    Ok(true)
+}
+
+/// Tells the player of `seat` what the server decided for them when their
+/// time ran out (`taken`: the events, as they may see them).
+pub fn timed_out(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    state: &GameState,
+    seats: &[i64; 2],
+    seat: usize,
+    taken: &[Event],
+    at: i64,
+) -> Result<(), ApiError> {
+    let people = users::pair(conn, *seats)?;
+    let person = &people[seat];
+    if !wants_game_mail(person) {
+        return Ok(());
+    }
+    let names = names_of(&people);
+    let clocks = timeouts::clocks(game)?;
+    let over = game.status == status::FINISHED;
+    let context = json!({
+        "player": person.display_name,
+        "opponent": people[1 - seat].display_name,
+        "move_number": game.move_number,
+        "taken": taken.iter().map(|e| describe::event(e, &names)).collect::<Vec<_>>(),
+        "automatic_in_a_row": clocks.seats[seat].auto_in_a_row,
+        "max_auto_decisions": game.max_auto_decisions,
+        "your_turn_again": !over && timeouts::awaited(state)[seat],
+        "deadline": deadline(game, seat, person)?,
+        "over": over,
+    });
+    let mail = Mail {
+        kind: kind::TIMEOUT,
+        game,
+        user: Some(person),
+        recipient: &person.email,
+        game_seq: Some(game.move_number),
+        context,
+        latest: None,
+    };
+    queue(conn, mail, at)
+}
+
+/// Game over after the player of `seat` ran out of time.
+pub fn forfeited(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    state: &GameState,
+    seats: &[i64; 2],
+    seat: usize,
+    at: i64,
+) -> Result<(), ApiError> {
+    let people = users::pair(conn, *seats)?;
+    let names = names_of(&people);
+    let result = format!(
+        "{} ran out of time, {} won",
+        names.0[seat],
+        names.0[1 - seat]
+    );
+    game_over(conn, game, state, &people, &names, Some(result), at)
+}
+
+/// Makes sure a digest goes to `person` at their next digest hour (one a
+/// day: a second call for the same day finds it queued).
+pub fn schedule_digest(
+    conn: &mut DbConnection,
+    person: &users::User,
+    at: i64,
+) -> Result<(), ApiError> {
+    let (when, date) = LocalTime::of(person).next_digest(at);
+    outbox::insert_once(
+        conn,
+        &NewMail {
+            kind: kind::DIGEST.into(),
+            game_id: None,
+            user_id: Some(person.id),
+            recipient: person.email.clone(),
+            // Filled in when it is sent: the games waiting then.
+            context: "{}".into(),
+            message_id: format!("digest.{}.{date}", person.id),
+            game_seq: None,
+            due_at: when,
+            created_at: at,
+        },
+    )?;
+    Ok(())
+}
+
+/// The most events of one game a digest lists (the latest ones).
+const DIGEST_EVENTS: usize = 15;
+
+/// A digest's content as of `at`: every game that waits for the person,
+/// each as their "your move" mail would describe it. None when nothing
+/// waits for them (or they turned mails off): the digest is not sent.
+pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, ApiError> {
+    let Some(person) = users::by_id(conn, user_id)? else {
+        return Ok(None);
+    };
+    if !wants_game_mail(&person) {
+        return Ok(None);
+    }
+    let waiting = db::list_for_user(conn, user_id, db::ListFilter::AwaitingMe, 0, 50)?;
+    let mut games = Vec::new();
+    for game in waiting {
+        let seats = db::players(conn, &game.id)?;
+        let Some(&(seat, _)) = seats.iter().find(|(_, u)| *u == user_id) else {
+            continue;
+        };
+        let people = users::pair(conn, [seats[0].1, seats[1].1])?;
+        let state = super::engine_state(&game)?;
+        let since = db::last_decision(conn, &game.id, user_id)?.unwrap_or(0);
+        let mut item = your_move(
+            conn,
+            &game,
+            &state,
+            Seat(seat as u8),
+            since,
+            &names_of(&people),
+            &person,
+        )?;
+        if let Some(events) = item["events"].as_array_mut() {
+            let cut = events.len().saturating_sub(DIGEST_EVENTS);
+            events.drain(..cut);
+            let omitted = item["events_omitted"].as_u64().unwrap_or(0) + cut as u64;
+            item["events_omitted"] = omitted.into();
+        }
+        item["game_id"] = game.id.clone().into();
+        item["variant"] = describe::words(&game.variant).into();
+        games.push(item);
+    }
+    if games.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(json!({"player": person.display_name, "games": games})))
 }
 
 /// What `seat` needs to decide: the events after log row `since` (its
@@ -198,6 +398,7 @@ fn your_move(
     seat: Seat,
     since: i64,
     names: &Names,
+    reader: &users::User,
 ) -> Result<Value, ApiError> {
     let me = seat.index();
     let mut lines = Vec::new();
@@ -234,7 +435,16 @@ fn your_move(
         "your_vp": own.total_vp,
         "scores": scores(&view, names, |p| p.visible_vp),
         "decisions": describe::decisions(&state.legal_actions(seat)),
+        "deadline": deadline(game, seat.index(), reader)?,
     }))
+}
+
+/// When the decision awaited from `seat` times out, in `reader`'s time.
+fn deadline(game: &GameRow, seat: usize, reader: &users::User) -> Result<Option<String>, ApiError> {
+    let clocks = timeouts::clocks(game)?;
+    Ok(clocks.seats[seat]
+        .due_at
+        .map(|t| LocalTime::of(reader).format(t)))
 }
 
 /// `Ada 7 VP, Grace 5 VP` for the real seats.
@@ -250,20 +460,23 @@ fn scores(
         .collect()
 }
 
+/// Game over, to both players; `result` says how it ended when the engine
+/// alone cannot tell (a forfeit).
 fn game_over(
     conn: &mut DbConnection,
     game: &GameRow,
     state: &GameState,
     people: &[users::User; 2],
     names: &Names,
+    result: Option<String>,
     at: i64,
 ) -> Result<(), ApiError> {
-    let result = match game.winner_seat.map(|w| w.clamp(0, 1) as usize) {
+    let result = result.unwrap_or_else(|| match game.winner_seat.map(|w| w.clamp(0, 1) as usize) {
         Some(w) if state.winner.is_some() => format!("{} won", names.0[w]),
         // The engine has no winner when a player resigned.
         Some(w) => format!("{} resigned, {} won", names.0[1 - w], names.0[w]),
         None => "no winner".into(),
-    };
+    });
     let view = state.view(None);
     let scores = scores(&view, names, |p| p.final_vp.unwrap_or(p.visible_vp));
     for person in people {
@@ -280,10 +493,11 @@ fn game_over(
         let mail = Mail {
             kind: kind::GAME_OVER,
             game,
-            user: Some(person.id),
+            user: Some(person),
             recipient: &person.email,
             game_seq: Some(game.move_number),
             context,
+            latest: None,
         };
         queue(conn, mail, at)?;
     }

@@ -25,6 +25,22 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub finished_at: Option<i64>,
+    /// `auto` or `forfeit` (see `timeout_policy`).
+    pub timeout_policy: String,
+    pub max_auto_decisions: i32,
+    pub vacation_days: i32,
+    /// The seats' clocks as JSON (`service::deadlines::Clocks`); empty
+    /// before the game starts.
+    pub clocks: String,
+    /// The earliest reminder or deadline; None when none is set.
+    pub wake_at: Option<i64>,
+}
+
+pub mod timeout_policy {
+    /// The server takes a safe decision for a late player.
+    pub const AUTO: &str = "auto";
+    /// A late player loses.
+    pub const FORFEIT: &str = "forfeit";
 }
 
 pub mod status {
@@ -70,6 +86,36 @@ pub fn lock(conn: &mut DbConnection, id: &str) -> StoreResult<Option<GameRow>> {
     })
 }
 
+/// Like `lock`, but on PostgreSQL `None` also when another transaction
+/// holds the row: a background sweep passes a busy game by and comes back.
+pub fn lock_unless_busy(conn: &mut DbConnection, id: &str) -> StoreResult<Option<GameRow>> {
+    Ok(match conn {
+        DbConnection::Pg(pg) => games::table
+            .find(id)
+            .for_update()
+            .skip_locked()
+            .select(GameRow::as_select())
+            .first(pg)
+            .optional()?,
+        DbConnection::Sqlite(lite) => games::table
+            .find(id)
+            .select(GameRow::as_select())
+            .first(lite)
+            .optional()?,
+    })
+}
+
+/// Active games whose reminder or deadline time is at or before `now`.
+pub fn wake_due(conn: &mut DbConnection, now: i64, limit: i64) -> StoreResult<Vec<String>> {
+    Ok(games::table
+        .filter(games::wake_at.le(now))
+        .filter(games::status.eq(status::ACTIVE))
+        .order(games::wake_at.asc())
+        .limit(limit)
+        .select(games::id)
+        .load(conn)?)
+}
+
 /// Writes the game row after a move; `false` when the row moved on in the
 /// meantime (the version check is a second line of defence behind the lock).
 pub fn save(
@@ -91,6 +137,8 @@ pub fn save(
         games::winner_seat.eq(row.winner_seat),
         games::updated_at.eq(row.updated_at),
         games::finished_at.eq(row.finished_at),
+        games::clocks.eq(&row.clocks),
+        games::wake_at.eq(row.wake_at),
     ))
     .execute(conn)?;
     Ok(n == 1)

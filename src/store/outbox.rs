@@ -13,6 +13,9 @@ pub mod status {
     pub const PENDING: &str = "pending";
     pub const SENT: &str = "sent";
     pub const FAILED: &str = "failed";
+    /// Nothing to say by the time it was due (a digest with no game
+    /// waiting); never sent.
+    pub const SKIPPED: &str = "skipped";
 }
 
 pub mod kind {
@@ -21,6 +24,11 @@ pub mod kind {
     pub const DECLINED: &str = "declined";
     pub const YOUR_MOVE: &str = "your_move";
     pub const GAME_OVER: &str = "game_over";
+    pub const REMINDER: &str = "reminder";
+    pub const TIMEOUT: &str = "timeout";
+    /// One a day per person, listing the games waiting for them; its
+    /// content is gathered when it is sent.
+    pub const DIGEST: &str = "digest";
 }
 
 #[derive(Insertable, Clone, Debug)]
@@ -62,6 +70,34 @@ pub fn insert(conn: &mut DbConnection, mail: &NewMail) -> StoreResult<()> {
         .values(mail)
         .execute(conn)?;
     Ok(())
+}
+
+/// Inserts `mail` unless one with its Message-ID is queued already;
+/// returns whether it was inserted.
+pub fn insert_once(conn: &mut DbConnection, mail: &NewMail) -> StoreResult<bool> {
+    let exists = outbox::table
+        .filter(outbox::message_id.eq(&mail.message_id))
+        .count()
+        .get_result::<i64>(conn)?
+        > 0;
+    if exists {
+        return Ok(false);
+    }
+    let inserted = match conn {
+        // A unique violation does not end an SQLite transaction.
+        DbConnection::Sqlite(_) => insert(conn, mail),
+        // On PostgreSQL it would: a savepoint keeps the violation of a
+        // transaction that inserted the same row meanwhile from ending ours.
+        DbConnection::Pg(_) => conn.transaction(|c| insert(c, mail)),
+    };
+    match inserted {
+        Ok(()) => Ok(true),
+        Err(super::StoreError::Query(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        ))) => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// The move number the latest "your move" mail to `user` for `game_id`
@@ -154,6 +190,18 @@ pub fn mark_sent(
             outbox::sent_at.eq(Some(now)),
             outbox::claimed_until.eq(None::<i64>),
             outbox::attempts.eq(outbox::attempts + 1),
+        ))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Marks a claimed row skipped: by the time it was due there was nothing
+/// to send.
+pub fn mark_skipped(conn: &mut DbConnection, id: i64, lease_until: i64) -> StoreResult<bool> {
+    let n = diesel::update(leased!(id, lease_until))
+        .set((
+            outbox::status.eq(status::SKIPPED),
+            outbox::claimed_until.eq(None::<i64>),
         ))
         .execute(conn)?;
     Ok(n == 1)

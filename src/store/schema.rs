@@ -9,6 +9,10 @@ diesel::table! {
         is_admin -> Bool,
         created_at -> BigInt,
         notify -> Text,
+        time_zone -> Text,
+        quiet_start -> Nullable<Integer>,
+        quiet_end -> Nullable<Integer>,
+        digest_hour -> Integer,
     }
 }
 
@@ -41,6 +45,11 @@ diesel::table! {
         created_at -> BigInt,
         updated_at -> BigInt,
         finished_at -> Nullable<BigInt>,
+        timeout_policy -> Text,
+        max_auto_decisions -> Integer,
+        vacation_days -> Integer,
+        clocks -> Text,
+        wake_at -> Nullable<BigInt>,
     }
 }
 

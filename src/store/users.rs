@@ -15,6 +15,14 @@ pub struct User {
     pub created_at: i64,
     /// `every_move`, `digest` or `off` (see `notify`).
     pub notify: String,
+    /// An IANA time zone name: quiet hours, the digest hour and the times
+    /// in mails are in it.
+    pub time_zone: String,
+    /// Quiet hours, in minutes after local midnight (both or neither).
+    pub quiet_start: Option<i32>,
+    pub quiet_end: Option<i32>,
+    /// The local hour the daily digest goes out.
+    pub digest_hour: i32,
 }
 
 #[derive(Insertable)]
@@ -94,9 +102,36 @@ pub mod notify {
     pub const ALL: [&str; 3] = [EVERY_MOVE, DIGEST, OFF];
 }
 
-pub fn set_notify(conn: &mut DbConnection, id: i64, value: &str) -> StoreResult<()> {
+/// What a person chose for their mails.
+#[derive(AsChangeset, Clone, Debug, PartialEq, Eq)]
+#[diesel(table_name = users, treat_none_as_null = true)]
+pub struct MailSettings {
+    pub notify: String,
+    pub time_zone: String,
+    pub quiet_start: Option<i32>,
+    pub quiet_end: Option<i32>,
+    pub digest_hour: i32,
+}
+
+impl User {
+    pub fn mail_settings(&self) -> MailSettings {
+        MailSettings {
+            notify: self.notify.clone(),
+            time_zone: self.time_zone.clone(),
+            quiet_start: self.quiet_start,
+            quiet_end: self.quiet_end,
+            digest_hour: self.digest_hour,
+        }
+    }
+}
+
+pub fn set_mail_settings(
+    conn: &mut DbConnection,
+    id: i64,
+    settings: &MailSettings,
+) -> StoreResult<()> {
     diesel::update(users::table.find(id))
-        .set(users::notify.eq(value))
+        .set(settings)
         .execute(conn)?;
     Ok(())
 }

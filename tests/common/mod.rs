@@ -7,12 +7,14 @@ pub mod smtp;
 
 use diesel::{Connection, RunQueryDsl, pg::PgConnection};
 use hexpost::app::AppState;
+use hexpost::clock::Clock;
 use hexpost::config;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{Action, LegalAction};
 use reqwest::blocking::{Client, Response};
 use serde_json::{Value, json};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, AtomicU32, Ordering};
 
 pub mod player;
 pub use player::choose;
@@ -44,6 +46,9 @@ pub struct TestServer {
     /// The server's data directory (`HEXPOST_DATA_DIR`).
     pub data_dir: std::path::PathBuf,
     vars: Vec<(String, String)>,
+    /// The server's clock: the system's plus `clock_offset` milliseconds.
+    pub clock: Clock,
+    pub clock_offset: Arc<AtomicI64>,
     handle: actix_web::dev::ServerHandle,
     thread: Option<std::thread::JoinHandle<()>>,
     cleanup: Option<String>,
@@ -57,8 +62,9 @@ struct Running {
     thread: std::thread::JoinHandle<()>,
 }
 
-/// Starts a server (and its mail worker) with the configuration `vars`.
-fn launch(vars: &[(String, String)]) -> Running {
+/// Starts a server (and its background workers) with the configuration
+/// `vars`, reading time from `clock`.
+fn launch(vars: &[(String, String)], clock: &Clock) -> Running {
     let cfg = config::from_lookup(|k| {
         vars.iter()
             .find(|(key, _)| key == k)
@@ -68,7 +74,7 @@ fn launch(vars: &[(String, String)]) -> Running {
     let pool = hexpost::server::open_store(&cfg).expect("store opens and migrates");
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    let state = actix_web::web::Data::new(AppState::new(cfg, pool));
+    let state = actix_web::web::Data::new(AppState::new(cfg, pool).with_clock(clock.clone()));
     let (tx, rx) = std::sync::mpsc::channel();
     let thread = std::thread::spawn(move || {
         actix_web::rt::System::new().block_on(async move {
@@ -152,13 +158,16 @@ impl TestServer {
             vars.retain(|(key, _)| key != k);
             vars.push((k.to_string(), v.to_string()));
         }
-        let running = launch(&vars);
+        let (clock, clock_offset) = Clock::offset();
+        let running = launch(&vars, &clock);
         TestServer {
             base: running.base,
             backend,
             database_url,
             data_dir: dir.clone(),
             vars,
+            clock,
+            clock_offset,
             handle: running.handle,
             thread: Some(running.thread),
             cleanup,
@@ -174,10 +183,15 @@ impl TestServer {
             self.vars.retain(|(key, _)| key != k);
             self.vars.push((k.to_string(), v.to_string()));
         }
-        let running = launch(&self.vars);
+        let running = launch(&self.vars, &self.clock);
         self.base = running.base;
         self.handle = running.handle;
         self.thread = Some(running.thread);
+    }
+
+    /// Moves the server's clock `ms` milliseconds ahead.
+    pub fn advance(&self, ms: i64) {
+        self.clock_offset.fetch_add(ms, Ordering::SeqCst);
     }
 
     pub fn client(&self) -> Api {

@@ -1,0 +1,10 @@
+ALTER TABLE users DROP COLUMN digest_hour;
+ALTER TABLE users DROP COLUMN quiet_end;
+ALTER TABLE users DROP COLUMN quiet_start;
+ALTER TABLE users DROP COLUMN time_zone;
+DROP INDEX games_wake_at;
+ALTER TABLE games DROP COLUMN wake_at;
+ALTER TABLE games DROP COLUMN clocks;
+ALTER TABLE games DROP COLUMN vacation_days;
+ALTER TABLE games DROP COLUMN max_auto_decisions;
+ALTER TABLE games DROP COLUMN timeout_policy;

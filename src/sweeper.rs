@@ -1,0 +1,83 @@
+//! The deadline sweeper: runs inside `hexpost serve` beside the mail
+//! worker, finds the games whose reminder or deadline time has come, and
+//! sweeps each in a transaction of its own (`service::timeouts`). Any number
+//! of instances may sweep at once: each game's sweep locks its row and
+//! re-reads its clocks, so every deadline is acted on once.
+
+use crate::clock::Clock;
+use crate::config::DeadlineConfig;
+use crate::service::Now;
+use crate::service::timeouts::{self, Swept};
+use crate::store::DbPool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Games looked at per query.
+const BATCH: i64 = 100;
+/// Batches per round at most, so one round cannot run unbounded when
+/// games stay due (another instance holds them, or one keeps failing).
+const MAX_BATCHES: usize = 20;
+
+pub struct Sweeper {
+    pool: DbPool,
+    clock: Clock,
+    config: DeadlineConfig,
+}
+
+impl Sweeper {
+    pub fn new(pool: DbPool, clock: Clock, config: DeadlineConfig) -> Sweeper {
+        Sweeper {
+            pool,
+            clock,
+            config,
+        }
+    }
+
+    /// Sweeps forever, one interval apart.
+    pub async fn run(self: Arc<Self>) {
+        tracing::info!(
+            interval_ms = self.config.sweep_interval_ms,
+            "deadline sweeper started"
+        );
+        let interval = Duration::from_millis(self.config.sweep_interval_ms);
+        loop {
+            actix_web::rt::time::sleep(interval).await;
+            let sweeper = self.clone();
+            match actix_web::rt::task::spawn_blocking(move || sweeper.round()).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => tracing::warn!(error = %e, "deadline sweeper: database unavailable"),
+                Err(e) => tracing::error!(error = %e, "deadline sweeper round panicked"),
+            }
+        }
+    }
+
+    /// Sweeps every game due now; returns what was done.
+    pub fn round(&self) -> Result<Swept, String> {
+        let mut conn = self.pool.get().map_err(|e| e.to_string())?;
+        let mut total = Swept::default();
+        for _ in 0..MAX_BATCHES {
+            let now = Now {
+                at: self.clock.now(),
+                reminder_percent: self.config.reminder_percent,
+            };
+            let due = timeouts::due_games(&mut conn, now.at, BATCH).map_err(|e| e.to_string())?;
+            let mut progress = false;
+            for game in &due {
+                match timeouts::sweep_game(&mut conn, game, now) {
+                    Ok(swept) => {
+                        progress |= swept != Swept::default();
+                        if swept != Swept::default() {
+                            tracing::info!(%game, ?swept, "deadlines swept");
+                        }
+                        total += swept;
+                    }
+                    Err(e) => tracing::error!(%game, error = %e, "sweeping a game failed"),
+                }
+            }
+            if (due.len() as i64) < BATCH || !progress {
+                break;
+            }
+        }
+        Ok(total)
+    }
+}
