@@ -2,7 +2,6 @@ ALTER TABLE users DROP COLUMN digest_hour;
 ALTER TABLE users DROP COLUMN quiet_end;
 ALTER TABLE users DROP COLUMN quiet_start;
 ALTER TABLE users DROP COLUMN time_zone;
-DROP INDEX games_wake_at;
 ALTER TABLE games DROP COLUMN wake_at;
 ALTER TABLE games DROP COLUMN clocks;
 ALTER TABLE games DROP COLUMN vacation_days;

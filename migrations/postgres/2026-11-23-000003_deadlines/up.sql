@@ -12,8 +12,10 @@ ALTER TABLE games ADD COLUMN vacation_days INTEGER NOT NULL DEFAULT 7;
 -- row (see service::deadlines). Empty until the game starts.
 ALTER TABLE games ADD COLUMN clocks TEXT NOT NULL DEFAULT '';
 -- The earliest reminder or deadline of the game; NULL when none is set.
+-- Not indexed: it changes with nearly every move, and an index on it would
+-- cost every move its in-place (HOT) row update; the sweeper reads the
+-- active games through games_status instead.
 ALTER TABLE games ADD COLUMN wake_at BIGINT;
-CREATE INDEX games_wake_at ON games (wake_at) WHERE wake_at IS NOT NULL;
 
 -- An IANA time zone name.
 ALTER TABLE users ADD COLUMN time_zone TEXT NOT NULL DEFAULT 'UTC';
