@@ -287,11 +287,21 @@ pub struct MoveRow {
     pub created_at: i64,
 }
 
+/// Inserts a move's log rows (a move with automated steps after it has
+/// several): one statement and round trip on PostgreSQL; SQLite runs in the
+/// process, where a statement per row costs no round trip.
 pub fn insert_moves(conn: &mut DbConnection, rows: &[MoveRow]) -> StoreResult<()> {
-    for row in rows {
-        diesel::insert_into(moves::table)
-            .values(row)
-            .execute(conn)?;
+    match conn {
+        DbConnection::Pg(pg) => {
+            diesel::insert_into(moves::table).values(rows).execute(pg)?;
+        }
+        DbConnection::Sqlite(lite) => {
+            for row in rows {
+                diesel::insert_into(moves::table)
+                    .values(row)
+                    .execute(lite)?;
+            }
+        }
     }
     Ok(())
 }
