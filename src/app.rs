@@ -6,6 +6,7 @@ use crate::api;
 use crate::api::problem::{self, ApiError};
 use crate::auth::tokens::TokenKeys;
 use crate::config::Config;
+use crate::metrics::Metrics;
 use crate::ratelimit::RateLimiter;
 use crate::store::DbPool;
 use actix_web::dev::{ServiceFactory, ServiceRequest};
@@ -19,6 +20,8 @@ pub struct AppState {
     pub tokens: TokenKeys,
     pub login_limiter: RateLimiter,
     pub move_limiter: RateLimiter,
+    /// Shared with the background workers, which report through it.
+    pub metrics: std::sync::Arc<Metrics>,
 }
 
 impl AppState {
@@ -31,6 +34,7 @@ impl AppState {
             ),
             login_limiter: RateLimiter::per_minute(config.login_rate_per_minute),
             move_limiter: RateLimiter::per_minute(config.move_rate_per_minute),
+            metrics: Default::default(),
             config,
             pool,
         }
