@@ -154,14 +154,36 @@ fn a_finished_game_exported_imports_into_an_empty_database_and_verifies() {
         );
         let unfinished = admin2.post("/api/v1/admin/games/import", &running);
         unfinished.problem(422, "not_importable");
-        let mut no_user = doc.clone();
-        no_user["users"].as_array_mut().unwrap().pop();
-        admin2
-            .post("/api/v1/admin/games/import", &no_user)
-            .problem(422, "invalid_export");
+        // Inconsistent documents are refused before anything is written.
+        type Change = fn(&mut Value);
+        let broken: [(&str, Change); 6] = [
+            ("a player missing", |d| {
+                d["users"].as_array_mut().unwrap().pop();
+            }),
+            ("user id 0", |d| d["users"][0]["id"] = 0.into()),
+            ("a row twice", |d| {
+                let row = d["log"][3].clone();
+                d["log"].as_array_mut().unwrap().insert(3, row);
+            }),
+            ("another variant", |d| d["game"]["variant"] = "duel".into()),
+            ("no winner", |d| d["game"]["winner_seat"] = Value::Null),
+            ("one seat twice", |d| d["seats"][1]["seat"] = 0.into()),
+        ];
+        for (what, change) in broken {
+            let mut bad = doc.clone();
+            change(&mut bad);
+            let r = admin2.post("/api/v1/admin/games/import", &bad);
+            assert_eq!(r.status, 422, "{backend:?} {what}: {}", r.body);
+            r.problem(422, "invalid_export");
+        }
         admin2
             .post("/api/v1/admin/games/import", &json!({"format": 1}))
             .problem(422, "invalid_body");
+        assert_eq!(
+            admin2.get("/api/v1/admin/games").ok(),
+            &json!([]),
+            "{backend:?}: nothing imported"
+        );
 
         let r = admin2.post("/api/v1/admin/games/import", &doc);
         assert_eq!(r.status, 201, "{}", r.body);
@@ -203,7 +225,7 @@ fn a_finished_game_exported_imports_into_an_empty_database_and_verifies() {
             !taken.contains(&newcomer),
             "{backend:?}: {newcomer} {taken:?}"
         );
-        assert_eq!(admin_actions(&target, "import"), [id.clone()]);
+        assert_eq!(admin_actions(&target, "import"), std::slice::from_ref(&id));
 
         // A document whose player ids belong to other accounts here.
         let other = TestServer::start(backend);

@@ -303,6 +303,18 @@ fn check_document(
     let seed = g
         .seed
         .ok_or_else(|| invalid("a finished game's document carries its seed"))?;
+    if !matches!(g.winner_seat, Some(0 | 1)) {
+        return Err(invalid("a finished game has a winner seat, 0 or 1"));
+    }
+    let config: hexpost_engine::GameConfig = serde_json::from_str(&g.config)
+        .map_err(|e| invalid(format!("the configuration does not parse: {e}")))?;
+    if config.variant.id() != g.variant {
+        return Err(invalid(format!(
+            "the game says variant {}, its configuration {}",
+            g.variant,
+            config.variant.id()
+        )));
+    }
     if g.state.is_none() {
         return Err(invalid("a finished game's document carries its state"));
     }
@@ -367,14 +379,22 @@ fn check_people(
 ) -> Result<Vec<ExportedUser>, ApiError> {
     let mut out: Vec<ExportedUser> = Vec::new();
     for p in people {
+        if p.id < 1 {
+            return Err(invalid(format!(
+                "user id {} is not a positive number",
+                p.id
+            )));
+        }
         let email = crate::api::accounts::normalize_email(&p.email)?;
         if out.iter().any(|o| o.id == p.id || o.email == email) {
             return Err(invalid(format!("user {} is listed twice", p.id)));
         }
+        // Looser than registration's rule: names made by `admin
+        // create-user` come through as well.
         let name = p.display_name.trim();
-        if name.is_empty() || name.chars().count() > 64 {
+        if name.is_empty() || name.chars().count() > 128 || name.contains(char::is_control) {
             return Err(invalid(format!(
-                "user {}: the display name must have 1 to 64 characters",
+                "user {}: the display name must be 1 to 128 characters on one line",
                 p.id
             )));
         }
