@@ -7,6 +7,7 @@ use crate::api::problem::{self, ApiError};
 use crate::auth::tokens::TokenKeys;
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::metrics::Metrics;
 use crate::ratelimit::RateLimiter;
 use crate::store::DbPool;
 use actix_web::dev::{ServiceFactory, ServiceRequest};
@@ -22,6 +23,8 @@ pub struct AppState {
     pub move_limiter: RateLimiter,
     /// What "now" is for every use case and background worker.
     pub clock: Clock,
+    /// Shared with the background workers, which report through it.
+    pub metrics: std::sync::Arc<Metrics>,
 }
 
 impl AppState {
@@ -34,6 +37,7 @@ impl AppState {
             ),
             login_limiter: RateLimiter::per_minute(config.login_rate_per_minute),
             move_limiter: RateLimiter::per_minute(config.move_rate_per_minute),
+            metrics: Default::default(),
             config,
             pool,
             clock: Clock::system(),

@@ -26,6 +26,8 @@ pub struct Config {
     pub log_json: bool,
     /// Directory for the SQLite file and other local state.
     pub data_dir: PathBuf,
+    /// When set, `GET /metrics` needs it as a bearer token.
+    pub metrics_token: Option<String>,
     pub mail: MailConfig,
     pub deadlines: DeadlineConfig,
 }
@@ -125,6 +127,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         login_rate_per_minute: num("RATE_LIMIT_LOGIN_PER_MINUTE", 10)? as u32,
         move_rate_per_minute: num("RATE_LIMIT_MOVES_PER_MINUTE", 120)? as u32,
         log_json: get("LOG_FORMAT").is_some_and(|v| v.eq_ignore_ascii_case("json")),
+        metrics_token: get("METRICS_TOKEN"),
         database_url,
         bind,
         jwt_keys,

@@ -4,11 +4,13 @@
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod background;
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod examples;
 pub mod mail;
+pub mod metrics;
 pub mod ratelimit;
 pub mod server;
 pub mod service;

@@ -2,6 +2,7 @@
 
 use crate::api::problem;
 use crate::app::{self, AppState};
+use crate::background::Background;
 use crate::config::Config;
 use crate::mail::worker::Worker;
 use crate::store;
@@ -57,23 +58,61 @@ fn cors(config: &Config) -> Cors {
     cors
 }
 
+/// The HTTP server and its background workers. Awaiting it runs both
+/// until the server stops (SIGTERM, SIGINT or a handle's `stop`), then
+/// stops the workers and waits for them.
+pub struct Serving {
+    server: actix_web::dev::Server,
+    background: Background,
+}
+
+impl Serving {
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+}
+
+impl std::future::IntoFuture for Serving {
+    type Output = std::io::Result<()>;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Self::Output>>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            // Requests in flight have finished (or hit the shutdown timeout)
+            // when the server's future resolves.
+            let served = self.server.await;
+            tracing::info!("HTTP server stopped; stopping background workers");
+            self.background.stop().await;
+            served
+        })
+    }
+}
+
 /// Builds the server bound to `listener` (tests pass a port-0 listener),
-/// and starts the mail worker and the deadline sweeper beside it; call it inside an actix system.
+/// and starts the mail worker and the deadline sweeper beside it; call it
+/// inside an actix system.
 pub fn build(
     state: web::Data<AppState>,
     listener: std::net::TcpListener,
-) -> std::io::Result<actix_web::dev::Server> {
+) -> std::io::Result<Serving> {
     let body_limit = state.config.body_limit_bytes;
+    let mut background = Background::new();
     let worker = Worker::new(&state.config, state.pool.clone())
         .map_err(std::io::Error::other)?
-        .with_clock(state.clock.clone());
-    actix_web::rt::spawn(Arc::new(worker).run());
+        .with_clock(state.clock.clone())
+        .with_metrics(state.metrics.clone());
+    background.spawn("mail", |shutdown| {
+        Arc::new(worker.with_shutdown(shutdown)).run()
+    });
     let sweeper = Sweeper::new(
         state.pool.clone(),
         state.clock.clone(),
         state.config.deadlines.clone(),
-    );
-    actix_web::rt::spawn(Arc::new(sweeper).run());
+    )
+    .with_metrics(state.metrics.clone());
+    background.spawn("deadlines", |shutdown| {
+        Arc::new(sweeper.with_shutdown(shutdown)).run()
+    });
     let server = HttpServer::new(move || {
         let (app, doc) = app::routes(
             App::new()
@@ -83,6 +122,7 @@ pub fn build(
                 .wrap(actix_web::middleware::Logger::new(
                     "%r %s %Dms request_id=%{x-request-id}i",
                 ))
+                .wrap(actix_web::middleware::from_fn(crate::metrics::middleware))
                 .wrap(actix_web::middleware::from_fn(
                     crate::api::request_id::middleware,
                 ))
@@ -91,6 +131,8 @@ pub fn build(
                     "/api/v1/openapi.json",
                     web::get().to(crate::api::openapi_json),
                 )
+                // Prometheus' text format, not part of the JSON API.
+                .route("/metrics", web::get().to(crate::metrics::endpoint))
                 .into_utoipa_app()
                 .openapi(app::ApiDoc::openapi()),
         )
@@ -117,7 +159,7 @@ pub fn build(
     .listen(listener)?
     .shutdown_timeout(30)
     .run();
-    Ok(server)
+    Ok(Serving { server, background })
 }
 
 /// `hexpost serve`.
@@ -128,7 +170,9 @@ pub fn serve(config: Config) -> std::io::Result<()> {
     let listener = std::net::TcpListener::bind(config.bind)?;
     tracing::info!(address = %config.bind, database = %redact(&config.database_url), "hexpost listening");
     let state = web::Data::new(AppState::new(config, pool));
-    actix_web::rt::System::new().block_on(async move { build(state, listener)?.await })
+    actix_web::rt::System::new().block_on(async move { build(state, listener)?.await })?;
+    tracing::info!("hexpost stopped");
+    Ok(())
 }
 
 /// The database URL without its password, for logs.

@@ -4,8 +4,10 @@
 //! of instances may sweep at once: each game's sweep locks its row and
 //! re-reads its clocks, so every deadline is acted on once.
 
+use crate::background::Shutdown;
 use crate::clock::Clock;
 use crate::config::DeadlineConfig;
+use crate::metrics::Metrics;
 use crate::service::Now;
 use crate::service::timeouts::{self, Swept};
 use crate::store::DbPool;
@@ -22,6 +24,8 @@ pub struct Sweeper {
     pool: DbPool,
     clock: Clock,
     config: DeadlineConfig,
+    shutdown: Shutdown,
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl Sweeper {
@@ -30,18 +34,30 @@ impl Sweeper {
             pool,
             clock,
             config,
+            shutdown: Shutdown::never(),
+            metrics: None,
         }
     }
 
-    /// Sweeps forever, one interval apart.
+    /// Stops between games once `shutdown` is signalled.
+    pub fn with_shutdown(mut self, shutdown: Shutdown) -> Sweeper {
+        self.shutdown = shutdown;
+        self
+    }
+
+    pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Sweeper {
+        self.metrics = Some(metrics);
+        self
+    }
+
+    /// Sweeps one interval apart until shutdown.
     pub async fn run(self: Arc<Self>) {
         tracing::info!(
             interval_ms = self.config.sweep_interval_ms,
             "deadline sweeper started"
         );
         let interval = Duration::from_millis(self.config.sweep_interval_ms);
-        loop {
-            actix_web::rt::time::sleep(interval).await;
+        while self.shutdown.sleep(interval).await {
             let sweeper = self.clone();
             match actix_web::rt::task::spawn_blocking(move || sweeper.round()).await {
                 Ok(Ok(_)) => {}
@@ -63,6 +79,9 @@ impl Sweeper {
             let due = timeouts::due_games(&mut conn, now.at, BATCH).map_err(|e| e.to_string())?;
             let mut progress = false;
             for game in &due {
+                if self.shutdown.requested() {
+                    return Ok(self.report(total));
+                }
                 match timeouts::sweep_game(&mut conn, game, now) {
                     Ok(swept) => {
                         progress |= swept != Swept::default();
@@ -78,6 +97,17 @@ impl Sweeper {
                 break;
             }
         }
-        Ok(total)
+        Ok(self.report(total))
+    }
+
+    fn report(&self, swept: Swept) -> Swept {
+        if let Some(metrics) = &self.metrics {
+            metrics.sweep_done([
+                ("reminder", u64::from(swept.reminders)),
+                ("automatic", u64::from(swept.automatic)),
+                ("forfeit", u64::from(swept.forfeits)),
+            ]);
+        }
+        swept
     }
 }

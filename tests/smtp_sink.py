@@ -1,10 +1,13 @@
 """An SMTP server for the mail tests (aiosmtpd): accepts every message on
 127.0.0.1:PORT and writes each as a JSON file (envelope sender, recipients,
 raw message, decoded text and HTML parts) into DIR. Prints "ready" once it listens; runs until killed.
+With DELAY (seconds), it waits that long before accepting each message, like
+a slow mail server.
 
-    python smtp_sink.py PORT DIR
+    python smtp_sink.py PORT DIR [DELAY]
 """
 
+import asyncio
 import email
 import email.policy
 import itertools
@@ -17,11 +20,14 @@ from aiosmtpd.controller import Controller
 
 
 class Sink:
-    def __init__(self, directory):
+    def __init__(self, directory, delay):
         self.directory = directory
+        self.delay = delay
         self.count = itertools.count(1)
 
     async def handle_DATA(self, server, session, envelope):
+        if self.delay:
+            await asyncio.sleep(self.delay)
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         record = {
             "mail_from": envelope.mail_from,
@@ -41,8 +47,9 @@ class Sink:
 
 def main():
     port, directory = int(sys.argv[1]), sys.argv[2]
+    delay = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
     os.makedirs(directory, exist_ok=True)
-    controller = Controller(Sink(directory), hostname="127.0.0.1", port=port)
+    controller = Controller(Sink(directory, delay), hostname="127.0.0.1", port=port)
     controller.start()
     print("ready", flush=True)
     # The controller serves from its own thread; this one waits to be killed.

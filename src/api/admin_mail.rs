@@ -62,6 +62,20 @@ pub struct FailedQuery {
     pub per_page: Option<i64>,
 }
 
+/// The page and page size of an admin list: pages from 1, 1 to 100 a
+/// page, 50 unless asked.
+pub fn paging(page: Option<i64>, per_page: Option<i64>) -> Result<(i64, i64), ApiError> {
+    let page = page.unwrap_or(1);
+    let per_page = per_page.unwrap_or(50);
+    if page < 1 || !(1..=100).contains(&per_page) {
+        return Err(ApiError::bad_request(
+            "invalid_query",
+            "page must be ≥ 1 and per_page 1 to 100",
+        ));
+    }
+    Ok((page, per_page))
+}
+
 /// Mails that failed every attempt, oldest first.
 #[utoipa::path(tag = "admin", security(("bearer" = [])), params(FailedQuery), responses(
     (status = 200, body = Vec<FailedMail>),
@@ -75,14 +89,7 @@ pub async fn failed(
     _admin: AdminUser,
     q: web::Query<FailedQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let page = q.page.unwrap_or(1);
-    let per_page = q.per_page.unwrap_or(50);
-    if page < 1 || !(1..=100).contains(&per_page) {
-        return Err(ApiError::bad_request(
-            "invalid_query",
-            "page must be ≥ 1 and per_page 1 to 100",
-        ));
-    }
+    let (page, per_page) = paging(q.page, q.per_page)?;
     let offset = (page - 1).saturating_mul(per_page);
     let rows = state
         .db(move |conn| outbox::failed(conn, offset, per_page).map_err(ApiError::from))

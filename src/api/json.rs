@@ -41,17 +41,22 @@ pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| ApiError::unprocessable("invalid_body", e.to_string()))
 }
 
+/// True when the request's Content-Type is JSON (`application/json` or
+/// any `+json` type).
+pub fn declares_json(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<mime::Mime>().ok())
+        .is_some_and(|m| m.subtype() == mime::JSON || m.suffix() == Some(mime::JSON))
+}
+
 impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
     type Error = ApiError;
     type Future = LocalBoxFuture<'static, Result<Json<T>, ApiError>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let is_json = req
-            .headers()
-            .get(actix_web::http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<mime::Mime>().ok())
-            .is_some_and(|m| m.subtype() == mime::JSON || m.suffix() == Some(mime::JSON));
+        let is_json = declares_json(req);
         let limit = req
             .app_data::<web::Data<AppState>>()
             .map(|s| s.config.body_limit_bytes)

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod admin_games;
 pub mod admin_mail;
 pub mod games;
 pub mod health;
@@ -38,6 +39,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::topology)
         .service(admin::full_log)
         .service(admin::verify)
+        .service(admin_games::list)
+        .service(admin_games::export)
+        .service(admin_games::import)
+        .service(admin_games::purge_invitations)
         .service(admin_mail::failed)
         .service(admin_mail::retry_all)
         .service(admin_mail::retry_one);

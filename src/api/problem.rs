@@ -320,7 +320,7 @@ fn allowed_methods(doc: &utoipa::openapi::OpenApi, path: &str) -> Vec<&'static s
             }
         }
     }
-    if path == "/api/v1/openapi.json" || path == "/docs" {
+    if path == "/api/v1/openapi.json" || path == "/docs" || path == "/metrics" {
         out.push("GET");
     }
     out

@@ -1,7 +1,7 @@
 //! `hexpost admin …`: operations for the people who run the server.
 
 use crate::config::Config;
-use crate::service::{audit, moves};
+use crate::service::{archive, audit, housekeeping, moves};
 use crate::store::{games as db, outbox, users};
 use clap::Subcommand;
 
@@ -28,6 +28,43 @@ pub enum AdminCommand {
     /// Mails that failed every attempt.
     #[command(subcommand)]
     Mail(MailCommand),
+    /// Games: list them.
+    #[command(subcommand)]
+    Games(GamesCommand),
+    /// Write a game as a JSON document (the seed and state only once it is
+    /// finished).
+    Export {
+        /// The game id.
+        game: String,
+        /// Write here instead of to standard output.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+    },
+    /// Import an exported finished game; nothing is written unless it verifies.
+    Import {
+        /// The document (`-` for standard input).
+        file: std::path::PathBuf,
+    },
+    /// Expire invitations pending for longer than N days and cancel the open
+    /// games they leave without one.
+    PurgeInvitations {
+        #[arg(long)]
+        older_than_days: i64,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum GamesCommand {
+    /// One JSON object a line, newest first.
+    List {
+        /// open, active, finished, cancelled or declined.
+        #[arg(long)]
+        status: Option<String>,
+        #[arg(long, default_value_t = 1)]
+        page: i64,
+        #[arg(long, default_value_t = 50)]
+        per_page: i64,
+    },
 }
 
 #[derive(Subcommand)]
@@ -44,10 +81,76 @@ pub enum MailCommand {
     },
 }
 
+fn json_line(value: &impl serde::Serialize) -> Result<(), String> {
+    println!(
+        "{}",
+        serde_json::to_string(value).map_err(|e| e.to_string())?
+    );
+    Ok(())
+}
+
+/// A use case's refusal as the CLI reports it: its code and detail.
+fn refused(e: crate::api::problem::ApiError) -> String {
+    match &e.extra {
+        Some(extra) => format!(
+            "{}: {} {}",
+            e.code,
+            e.detail,
+            serde_json::Value::from(extra.clone())
+        ),
+        None => format!("{}: {}", e.code, e.detail),
+    }
+}
+
 pub fn run(config: Config, cmd: AdminCommand) -> Result<(), String> {
     let pool = crate::server::open_store(&config).map_err(|e| e.to_string())?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
     match cmd {
+        AdminCommand::Games(GamesCommand::List {
+            status,
+            page,
+            per_page,
+        }) => {
+            let (statuses, page, per_page) =
+                crate::api::admin_games::list_args(status.as_deref(), Some(page), Some(per_page))
+                    .map_err(refused)?;
+            for game in
+                housekeeping::list_games(&mut conn, &statuses, page, per_page).map_err(refused)?
+            {
+                json_line(&game)?;
+            }
+            Ok(())
+        }
+        AdminCommand::Export { game, out } => {
+            let doc = archive::export(&mut conn, None, &game).map_err(refused)?;
+            let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+            match out {
+                Some(path) => std::fs::write(&path, text + "\n")
+                    .map_err(|e| format!("{}: {e}", path.display())),
+                None => {
+                    println!("{text}");
+                    Ok(())
+                }
+            }
+        }
+        AdminCommand::Import { file } => {
+            let text = if file.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin()).map_err(|e| e.to_string())?
+            } else {
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?
+            };
+            let doc = crate::api::json::parse(text.as_bytes()).map_err(refused)?;
+            json_line(&archive::import(&mut conn, None, doc).map_err(refused)?)
+        }
+        AdminCommand::PurgeInvitations { older_than_days } => json_line(
+            &housekeeping::purge_invitations(
+                &mut conn,
+                None,
+                older_than_days,
+                crate::store::now_ms(),
+            )
+            .map_err(refused)?,
+        ),
         AdminCommand::CreateUser {
             email,
             name,

@@ -1,12 +1,15 @@
 //! The outbox worker: runs inside `hexpost serve`, claims due rows, renders
 //! and sends them, and marks each sent, due again later (exponential
-//! backoff), or failed after the last attempt.
+//! backoff), or failed after the last attempt. On shutdown it finishes
+//! the row it is sending and hands the rest of its batch back unsent.
 
 use super::Links;
 use super::sender::{self, Envelope, Mailer};
 use super::templates::Templates;
+use crate::background::Shutdown;
 use crate::clock::Clock;
 use crate::config::{Config, MailConfig};
+use crate::metrics::Metrics;
 use crate::service::notify;
 use crate::store::outbox::{self, MailRow, kind};
 use crate::store::{DbConnection, DbPool, users};
@@ -23,6 +26,8 @@ pub struct Worker {
     links: Links,
     config: MailConfig,
     clock: Clock,
+    shutdown: Shutdown,
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl Worker {
@@ -34,7 +39,20 @@ impl Worker {
             links: Links::new(&config.public_base_url),
             config: config.mail.clone(),
             clock: Clock::system(),
+            shutdown: Shutdown::never(),
+            metrics: None,
         })
+    }
+
+    /// Stops between rows once `shutdown` is signalled.
+    pub fn with_shutdown(mut self, shutdown: Shutdown) -> Worker {
+        self.shutdown = shutdown;
+        self
+    }
+
+    pub fn with_metrics(mut self, metrics: Arc<Metrics>) -> Worker {
+        self.metrics = Some(metrics);
+        self
     }
 
     pub fn with_clock(mut self, clock: Clock) -> Worker {
@@ -42,8 +60,8 @@ impl Worker {
         self
     }
 
-    /// Polls forever, first one interval after the start; each round sends
-    /// everything due.
+    /// Polls until shutdown, first one interval after the start; each round
+    /// sends everything due.
     pub async fn run(self: Arc<Self>) {
         tracing::info!(
             backend = if self.mailer.is_smtp() {
@@ -54,8 +72,7 @@ impl Worker {
             "mail worker started"
         );
         let interval = Duration::from_millis(self.config.poll_interval_ms);
-        loop {
-            actix_web::rt::time::sleep(interval).await;
+        while self.shutdown.sleep(interval).await {
             let worker = self.clone();
             match actix_web::rt::task::spawn_blocking(move || worker.drain()).await {
                 Ok(Ok(_)) => {}
@@ -71,13 +88,15 @@ impl Worker {
         loop {
             let n = self.round()?;
             total += n;
-            if n < BATCH as usize {
+            if n < BATCH as usize || self.shutdown.requested() {
                 return Ok(total);
             }
         }
     }
 
-    /// Claims one batch and handles each row.
+    /// Claims one batch and handles each row; on shutdown, the rows not
+    /// yet sent are released for the next worker. Returns how many rows
+    /// were handled.
     pub fn round(&self) -> Result<usize, String> {
         let mut conn = self.pool.get().map_err(|e| e.to_string())?;
         let now = self.clock.now();
@@ -85,7 +104,13 @@ impl Worker {
         // keeps its rows, and a dead one's are free again soon after.
         let lease = now + BATCH * (self.config.smtp_timeout_secs as i64 + 5) * 2000;
         let rows = outbox::claim(&mut conn, now, lease, BATCH).map_err(|e| e.to_string())?;
-        for row in &rows {
+        for (done, row) in rows.iter().enumerate() {
+            if self.shutdown.requested() {
+                let rest: Vec<i64> = rows[done..].iter().map(|r| r.id).collect();
+                outbox::release(&mut conn, &rest, lease).map_err(|e| e.to_string())?;
+                tracing::info!(released = rest.len(), "mail worker stopping");
+                return Ok(done);
+            }
             let context = match self.context(&mut conn, row) {
                 Ok(Some(context)) => Ok(context),
                 Ok(None) => {
@@ -96,6 +121,9 @@ impl Worker {
                 Err(e) => Err(e),
             };
             let result = context.and_then(|c| self.deliver(row, c));
+            if let Some(metrics) = &self.metrics {
+                metrics.mail_attempt(result.is_ok());
+            }
             let at = self.clock.now();
             if result.is_ok()
                 && row.kind == kind::DIGEST

@@ -1,10 +1,12 @@
 //! Use cases. Each public function runs in one database transaction and
 //! returns what the API sends back; the API layer only maps HTTP to these.
 
+pub mod archive;
 pub mod audit;
 pub mod chain;
 pub mod deadlines;
 pub mod games;
+pub mod housekeeping;
 pub mod moves;
 pub mod notify;
 pub mod timeouts;

@@ -144,6 +144,14 @@ pub fn save(
     Ok(n == 1)
 }
 
+/// How many games are in each status (one pass over the status index).
+pub fn count_by_status(conn: &mut DbConnection) -> StoreResult<Vec<(String, i64)>> {
+    Ok(games::table
+        .group_by(games::status)
+        .select((games::status, diesel::dsl::count_star()))
+        .load(conn)?)
+}
+
 pub fn players(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<(i32, i64)>> {
     Ok(game_players::table
         .filter(game_players::game_id.eq(game_id))
@@ -336,6 +344,71 @@ pub fn last_decision(
         .select(moves::seq)
         .first::<i64>(conn)
         .optional()?)
+}
+
+/// Every game in one of `statuses`, newest first (the admin's list).
+pub fn list_all(
+    conn: &mut DbConnection,
+    statuses: &[&str],
+    offset: i64,
+    limit: i64,
+) -> StoreResult<Vec<GameRow>> {
+    Ok(games::table
+        .filter(games::status.eq_any(statuses))
+        .order((games::created_at.desc(), games::id.asc()))
+        .offset(offset)
+        .limit(limit)
+        .select(GameRow::as_select())
+        .load(conn)?)
+}
+
+pub fn exists(conn: &mut DbConnection, id: &str) -> StoreResult<bool> {
+    Ok(diesel::select(diesel::dsl::exists(games::table.find(id))).get_result(conn)?)
+}
+
+/// Marks every pending invitation created before `cutoff` expired;
+/// returns how many.
+pub fn expire_invitations(conn: &mut DbConnection, cutoff: i64, now: i64) -> StoreResult<usize> {
+    Ok(diesel::update(
+        invitations::table
+            .filter(invitations::status.eq("pending"))
+            .filter(invitations::created_at.lt(cutoff)),
+    )
+    .set((
+        invitations::status.eq("expired"),
+        invitations::responded_at.eq(Some(now)),
+    ))
+    .execute(conn)?)
+}
+
+/// Open games created before `cutoff` that no pending invitation can
+/// start any more.
+pub fn abandoned_open_games(conn: &mut DbConnection, cutoff: i64) -> StoreResult<Vec<String>> {
+    let pending = invitations::table
+        .filter(invitations::game_id.eq(games::id))
+        .filter(invitations::status.eq("pending"));
+    Ok(games::table
+        .filter(games::status.eq(status::OPEN))
+        .filter(games::created_at.lt(cutoff))
+        .filter(diesel::dsl::not(diesel::dsl::exists(pending)))
+        .order(games::id.asc())
+        .select(games::id)
+        .load(conn)?)
+}
+
+/// Cancels the game if it is still open; `false` when it no longer was.
+pub fn cancel_if_open(conn: &mut DbConnection, id: &str, now: i64) -> StoreResult<bool> {
+    let n = diesel::update(
+        games::table
+            .filter(games::id.eq(id))
+            .filter(games::status.eq(status::OPEN)),
+    )
+    .set((
+        games::status.eq(status::CANCELLED),
+        games::updated_at.eq(now),
+    ))
+    .execute(conn)?;
+    Ok(n == 1)
 }
 
 #[derive(Queryable, Selectable, Clone, Debug)]

@@ -232,6 +232,27 @@ pub fn mark_attempt_failed(
     Ok(n == 1)
 }
 
+/// Gives up this worker's claim on rows it has not sent (it is stopping),
+/// so any worker may take them at once.
+pub fn release(conn: &mut DbConnection, ids: &[i64], lease_until: i64) -> StoreResult<usize> {
+    Ok(diesel::update(
+        outbox::table
+            .filter(outbox::id.eq_any(ids))
+            .filter(outbox::status.eq(status::PENDING))
+            .filter(outbox::claimed_until.eq(Some(lease_until))),
+    )
+    .set(outbox::claimed_until.eq(None::<i64>))
+    .execute(conn)?)
+}
+
+/// How many rows are in each status, for the metrics.
+pub fn count_by_status(conn: &mut DbConnection) -> StoreResult<Vec<(String, i64)>> {
+    Ok(outbox::table
+        .group_by(outbox::status)
+        .select((outbox::status, diesel::dsl::count_star()))
+        .load(conn)?)
+}
+
 /// Failed rows, oldest first.
 pub fn failed(conn: &mut DbConnection, offset: i64, limit: i64) -> StoreResult<Vec<MailRow>> {
     Ok(outbox::table

@@ -62,6 +62,37 @@ pub fn insert(
     }
 }
 
+/// Inserts a user under a given id (an imported game names its players by
+/// id). On PostgreSQL the id sequence is first moved past it, so later
+/// registrations do not draw it.
+pub fn insert_with_id(
+    conn: &mut DbConnection,
+    id: i64,
+    email: &str,
+    display_name: &str,
+    password_hash: &str,
+) -> StoreResult<()> {
+    if let DbConnection::Pg(pg) = conn {
+        diesel::sql_query(
+            "SELECT setval(pg_get_serial_sequence('users', 'id'), \
+             GREATEST($1, (SELECT COALESCE(MAX(id), 1) FROM users)))",
+        )
+        .bind::<diesel::sql_types::BigInt, _>(id)
+        .execute(pg)?;
+    }
+    diesel::insert_into(users::table)
+        .values((
+            users::id.eq(id),
+            users::email.eq(email),
+            users::display_name.eq(display_name),
+            users::password_hash.eq(password_hash),
+            users::is_admin.eq(false),
+            users::created_at.eq(now_ms()),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
 pub fn by_email(conn: &mut DbConnection, email: &str) -> StoreResult<Option<User>> {
     Ok(users::table
         .filter(users::email.eq(email))

@@ -3,6 +3,7 @@
 //! and a small blocking HTTP client.
 #![allow(dead_code)]
 
+pub mod process;
 pub mod smtp;
 
 use diesel::{Connection, RunQueryDsl, pg::PgConnection};

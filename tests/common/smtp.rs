@@ -74,6 +74,8 @@ pub struct SmtpSink {
     pub port: u16,
     python: String,
     dir: PathBuf,
+    /// Seconds the sink waits before accepting each message.
+    delay_secs: f64,
     child: Option<Child>,
 }
 
@@ -90,8 +92,18 @@ impl SmtpSink {
             port,
             python: python.to_string(),
             dir,
+            delay_secs: 0.0,
             child: None,
         }
+    }
+
+    /// A sink already listening that takes `delay_secs` to accept each
+    /// message.
+    pub fn slow(python: &str, delay_secs: f64) -> SmtpSink {
+        let mut sink = SmtpSink::new(python);
+        sink.delay_secs = delay_secs;
+        sink.start();
+        sink
     }
 
     /// A sink already listening.
@@ -113,6 +125,7 @@ impl SmtpSink {
                 script,
                 &self.port.to_string(),
                 &self.dir.display().to_string(),
+                &self.delay_secs.to_string(),
             ])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

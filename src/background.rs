@@ -1,0 +1,68 @@
+//! Workers that run beside the HTTP server inside `hexpost serve` (the mail
+//! worker; more to come), and the one signal that stops them all. A worker
+//! looks at its [`Shutdown`] between units of work (rows) and while it
+//! sleeps, so stopping never cuts a unit in half; `serve` waits for every
+//! worker to return before the process exits.
+
+use std::future::Future;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// What a worker holds: asks whether to stop, and sleeps unless told to.
+#[derive(Clone, Debug, Default)]
+pub struct Shutdown(CancellationToken);
+
+impl Shutdown {
+    /// A signal nobody triggers, for workers driven by hand (tests, CLI).
+    pub fn never() -> Shutdown {
+        Shutdown::default()
+    }
+
+    pub fn requested(&self) -> bool {
+        self.0.is_cancelled()
+    }
+
+    /// Sleeps for `period`; `false` when shutdown was asked for meanwhile
+    /// (the sleep ends at once then).
+    pub async fn sleep(&self, period: Duration) -> bool {
+        self.0
+            .run_until_cancelled(actix_web::rt::time::sleep(period))
+            .await
+            .is_some()
+    }
+}
+
+/// The running workers of one server.
+#[derive(Default)]
+pub struct Background {
+    signal: Shutdown,
+    tasks: Vec<(&'static str, actix_web::rt::task::JoinHandle<()>)>,
+}
+
+impl Background {
+    pub fn new() -> Background {
+        Background::default()
+    }
+
+    /// Starts a worker on the current actix system; `work` gets the signal
+    /// it must watch.
+    pub fn spawn<F>(&mut self, name: &'static str, work: impl FnOnce(Shutdown) -> F)
+    where
+        F: Future<Output = ()> + 'static,
+    {
+        let task = actix_web::rt::spawn(work(self.signal.clone()));
+        self.tasks.push((name, task));
+    }
+
+    /// Signals every worker and waits until each has returned.
+    pub async fn stop(self) {
+        self.signal.0.cancel();
+        for (name, task) in self.tasks {
+            if let Err(e) = task.await {
+                tracing::error!(worker = name, error = %e, "background worker ended abnormally");
+            } else {
+                tracing::info!(worker = name, "background worker stopped");
+            }
+        }
+    }
+}

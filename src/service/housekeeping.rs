@@ -1,0 +1,97 @@
+//! Admin chores over many games: listing them, and clearing invitations
+//! nobody answered.
+
+use super::games::{self as svc, GameSummary};
+use crate::api::problem::ApiError;
+use crate::store::games::{self as db, status};
+use crate::store::{DbConnection, write_tx};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+pub const ALL_STATUSES: [&str; 5] = [
+    status::OPEN,
+    status::ACTIVE,
+    status::FINISHED,
+    status::CANCELLED,
+    status::DECLINED,
+];
+
+/// Games in `statuses` (all when empty), newest first, as no player sees
+/// them (`your_seat` null, `awaiting_you` false).
+pub fn list_games(
+    conn: &mut DbConnection,
+    statuses: &[&str],
+    page: i64,
+    per_page: i64,
+) -> Result<Vec<GameSummary>, ApiError> {
+    let statuses = if statuses.is_empty() {
+        &ALL_STATUSES[..]
+    } else {
+        statuses
+    };
+    let offset = page.saturating_sub(1).saturating_mul(per_page);
+    let rows = db::list_all(conn, statuses, offset, per_page)?;
+    rows.iter().map(|g| svc::summary(conn, g, 0)).collect()
+}
+
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(example = json!({
+    "invitations_expired": 3,
+    "games_cancelled": ["0b9f4c1e-7d2a-4e15-9c3b-5a8e2f61d7c4"]
+}))]
+pub struct Purged {
+    /// Pending invitations older than the cut-off, now `expired`.
+    pub invitations_expired: usize,
+    /// Open games older than the cut-off that no pending invitation can
+    /// start any more, now `cancelled`.
+    pub games_cancelled: Vec<String>,
+}
+
+/// Expires every pending invitation created more than `older_than_days`
+/// days before `now`, then cancels each open game created before then
+/// that no pending invitation is left to start. One transaction; each
+/// cancelled game gets an admin log entry.
+pub fn purge_invitations(
+    conn: &mut DbConnection,
+    admin: Option<i64>,
+    older_than_days: i64,
+    now: i64,
+) -> Result<Purged, ApiError> {
+    if !(1..=36_500).contains(&older_than_days) {
+        return Err(ApiError::unprocessable(
+            "invalid_age",
+            "older_than_days must be 1 to 36500",
+        ));
+    }
+    let cutoff = now - older_than_days * 86_400_000;
+    write_tx(conn, |conn| {
+        let invitations_expired = db::expire_invitations(conn, cutoff, now)?;
+        let mut games_cancelled = Vec::new();
+        for id in db::abandoned_open_games(conn, cutoff)? {
+            if db::cancel_if_open(conn, &id, now)? {
+                db::admin_log(
+                    conn,
+                    admin,
+                    "purge_invitations",
+                    &id,
+                    &format!("cancelled; older than {older_than_days} days"),
+                )?;
+                games_cancelled.push(id);
+            }
+        }
+        db::admin_log(
+            conn,
+            admin,
+            "purge_invitations",
+            "",
+            &format!(
+                "older_than_days={older_than_days} expired={invitations_expired} cancelled={}",
+                games_cancelled.len()
+            ),
+        )?;
+        Ok(Purged {
+            invitations_expired,
+            games_cancelled,
+        })
+    })
+}

@@ -1,0 +1,174 @@
+//! Graceful shutdown of a real `hexpost serve` process: SIGTERM lets the
+//! request in flight finish, stops the mail worker between two mails, and
+//! exits 0; nothing is left claimed, so the next instance sends the rest
+//! at once.
+
+mod common;
+
+use common::process::ServeProcess;
+use common::smtp::{self, SmtpSink};
+use common::{Api, BACKENDS, Backend, TempDatabase};
+use diesel::prelude::*;
+use hexpost::store::schema::outbox;
+use serde_json::json;
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::time::Duration;
+
+/// Generous: the server waits up to 30 s for requests in flight.
+const EXIT_LIMIT: Duration = Duration::from_secs(60);
+
+fn client(base: &str) -> Api {
+    Api {
+        base: base.to_string(),
+        http: reqwest::blocking::Client::new(),
+        token: None,
+    }
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!(
+        "hexpost-{name}-{}-{}",
+        std::process::id(),
+        hexpost::store::now_ms()
+    ))
+}
+
+#[test]
+fn sigterm_when_idle_exits_zero() {
+    let dir = scratch("idle");
+    let mut server = ServeProcess::start(&dir, &[]);
+    server.terminate();
+    let status = server.wait_exit(EXIT_LIMIT);
+    assert!(status.success(), "{status}:\n{}", server.log_text());
+    let log = server.log_text();
+    assert!(log.contains("background worker stopped"), "{log}");
+    assert!(log.contains("hexpost stopped"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_request_in_flight_at_sigterm_completes() {
+    for backend in BACKENDS {
+        let db = TempDatabase::new(backend);
+        let dir = scratch("inflight");
+        let mut server = ServeProcess::start(&dir, &[("DATABASE_URL", &db.url)]);
+        let body = json!({
+            "email": "late@example.org", "display_name": "Late", "password": "correct horse battery"
+        })
+        .to_string();
+        let (first, rest) = body.split_at(body.len() / 2);
+        let address = server.base.trim_start_matches("http://").to_string();
+        let mut conn = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            conn,
+            "POST /api/v1/accounts HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{first}",
+            body.len()
+        )
+        .unwrap();
+        conn.flush().unwrap();
+        // The server has the request's head and half its body when the
+        // signal comes, and the rest only after it.
+        std::thread::sleep(Duration::from_millis(300));
+        server.terminate();
+        std::thread::sleep(Duration::from_millis(500));
+        conn.write_all(rest.as_bytes()).unwrap();
+        let mut response = String::new();
+        conn.read_to_string(&mut response).unwrap();
+        assert!(
+            response.starts_with("HTTP/1.1 201"),
+            "{backend:?}: {response}\n{}",
+            server.log_text()
+        );
+        let status = server.wait_exit(EXIT_LIMIT);
+        assert!(status.success(), "{status}:\n{}", server.log_text());
+        // No new connection is taken any more, and the account is stored.
+        assert!(std::net::TcpStream::connect(&address).is_err());
+        let pool = hexpost::store::connect(&db.url, 1).unwrap();
+        let user = hexpost::store::users::by_email(&mut pool.get().unwrap(), "late@example.org");
+        assert!(user.unwrap().is_some(), "{backend:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// (status, claimed_until, message_id) of every outbox row.
+fn outbox_rows(url: &str) -> Vec<(String, Option<i64>, String)> {
+    let pool = hexpost::store::connect(url, 1).unwrap();
+    outbox::table
+        .order(outbox::id.asc())
+        .select((outbox::status, outbox::claimed_until, outbox::message_id))
+        .load(&mut pool.get().unwrap())
+        .unwrap()
+}
+
+#[test]
+fn sigterm_stops_the_mail_worker_between_mails_and_leaves_nothing_claimed() {
+    let Some(py) = smtp::python() else { return };
+    for backend in [Backend::Sqlite, Backend::Postgres] {
+        const MAILS: usize = 10;
+        // Two seconds a mail: draining all ten would take twenty.
+        let slow = SmtpSink::slow(&py, 2.0);
+        let db = TempDatabase::new(backend);
+        let dir = scratch("mail-stop");
+        let url = slow.url();
+        let vars = [
+            ("DATABASE_URL", db.url.as_str()),
+            ("SMTP_URL", url.as_str()),
+            ("MAIL_POLL_INTERVAL_MS", "50"),
+        ];
+        let mut server = ServeProcess::start(&dir, &vars);
+        {
+            let (ada, _) = client(&server.base).register("ada");
+            for n in 0..MAILS {
+                ada.post(
+                    "/api/v1/games",
+                    &json!({"variant": "standard", "opponent_email": format!("p{n}@example.org")}),
+                )
+                .ok();
+            }
+        }
+        // A mail is being sent (the first arrived, the next is under way).
+        slow.wait_for(1);
+        server.terminate();
+        let status = server.wait_exit(EXIT_LIMIT);
+        assert!(status.success(), "{status}:\n{}", server.log_text());
+
+        let rows = outbox_rows(&db.url);
+        assert_eq!(rows.len(), MAILS);
+        assert!(
+            rows.iter().all(|r| r.1.is_none()),
+            "{backend:?}: a row is still claimed: {rows:?}"
+        );
+        let sent = rows.iter().filter(|r| r.0 == "sent").count();
+        assert_eq!(
+            sent,
+            slow.messages().len(),
+            "{backend:?}: every mail the SMTP server took is marked sent, and no other"
+        );
+        assert!(
+            sent < MAILS,
+            "{backend:?}: the worker drained everything instead of stopping"
+        );
+
+        // The next instance sends the rest at once: no lease holds them.
+        let fast = SmtpSink::running(&py);
+        let url = fast.url();
+        let vars = [
+            ("DATABASE_URL", db.url.as_str()),
+            ("SMTP_URL", url.as_str()),
+            ("MAIL_POLL_INTERVAL_MS", "50"),
+        ];
+        let _next = ServeProcess::start(&dir, &vars);
+        let rest = fast.wait_for(MAILS - sent);
+        assert_eq!(rest.len(), MAILS - sent, "{backend:?}");
+        let ids: BTreeSet<String> = slow
+            .messages()
+            .iter()
+            .chain(&rest)
+            .map(|m| m.header("message-id").unwrap().to_string())
+            .collect();
+        assert_eq!(ids.len(), MAILS, "{backend:?}: no mail twice, none lost");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
