@@ -12,3 +12,4 @@ pub mod ratelimit;
 pub mod server;
 pub mod service;
 pub mod store;
+pub mod web;
