@@ -24,7 +24,10 @@ export function modeKey(legal) {
 }
 
 export function modeTitle(game, legal) {
-  const free = legal.free ? ' (free)' : '';
+  // In set-up a player also places pieces for an automated seat.
+  const owner = game.view?.setup_step?.owner;
+  const free = owner !== undefined && owner !== game.your_seat
+    ? ` for ${seatLabel(game, owner)}` : legal.free ? ' (free)' : '';
   switch (legal.type) {
     case 'build_road': return `Build a road${free}`;
     case 'build_settlement': return `Build a settlement${free}`;
