@@ -28,12 +28,29 @@ if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url" && command -
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
 fi
 
+# The web client's browser tests: Debian's Chromium and playwright-core
+# (pinned by web/e2e/package-lock.json; it downloads no browser).
+if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+  echo "== installing Chromium"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -q && $sudo apt-get install -y -q chromium
+fi
+export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if ! cmp -s web/e2e/package-lock.json web/e2e/node_modules/.package-lock.json.installed; then
+  echo "== installing playwright-core into web/e2e/node_modules"
+  (cd web/e2e && npm ci --no-audit --no-fund --loglevel=error)
+  cp web/e2e/package-lock.json web/e2e/node_modules/.package-lock.json.installed
+fi
+export HEXPOST_E2E_NODE_MODULES="$PWD/web/e2e/node_modules"
+
 echo "== deployment files"
 ./deploy/check.sh
 echo "== format"
 cargo fmt --all -- --check
 echo "== lint"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== web client unit tests"
+node --test web/test/
 echo "== tests"
 cargo test --workspace --all-targets --locked --no-fail-fast
 echo "== doc tests"
