@@ -60,8 +60,8 @@ export const api = {
   games: () => request('GET', '/games?per_page=100'),
   createGame: (body) => request('POST', '/games', body),
   game: (id) => request('GET', `/games/${enc(id)}`),
-  log: (id, after) =>
-    request('GET', `/games/${enc(id)}/log?limit=500${after === undefined ? '' : `&after=${after}`}`),
+  log: (id, after, limit = 500) =>
+    request('GET', `/games/${enc(id)}/log?limit=${limit}${after === undefined ? '' : `&after=${after}`}`),
   move: (id, expected_move_number, action) =>
     request('POST', `/games/${enc(id)}/moves`, { expected_move_number, action }),
   resign: (id) => request('POST', `/games/${enc(id)}/resign`),

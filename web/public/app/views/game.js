@@ -11,6 +11,8 @@ import {
 } from '../format.js';
 import { Poller } from '../poll.js';
 
+const LOG_PAGE = 500;
+
 let topologyPromise = null;
 function topology() {
   // The geometry never changes: fetched once per page load.
@@ -28,10 +30,14 @@ export async function gameView(main, id) {
   const root = h('div', { class: 'game-page' });
   main.append(root);
 
+  // Only the rows not seen yet, page by page (the API returns 500 at most).
   const refreshLog = async () => {
-    const after = state.log.length ? state.log[state.log.length - 1].seq : undefined;
-    const rows = await api.log(id, after);
-    state.log.push(...rows);
+    for (;;) {
+      const after = state.log.length ? state.log[state.log.length - 1].seq : undefined;
+      const rows = await api.log(id, after, LOG_PAGE);
+      state.log.push(...rows);
+      if (rows.length < LOG_PAGE) return;
+    }
   };
 
   const show = () => render(root, state, actions);
