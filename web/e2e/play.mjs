@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Api } from './api_client.mjs';
 import {
-  apiAction, bankTrade, DEV_CARD_COST, RESOURCES, takeCards, total, tradeProposal,
+  apiAction, bankTrade, DEV_CARD_COST, RESOURCES, ROAD_COST, takeCards, total, tradeProposal,
 } from './policy.mjs';
 
 const [base, artifacts = 'target/e2e-artifacts', ...chosen] = process.argv.slice(2);
@@ -209,6 +209,11 @@ async function screenshot(game, player, label) {
   await player.page.locator('svg.board').screenshot({ path: join(artifacts, `${game.variant}-${label}.png`) });
 }
 
+function wantedTrade(goals, maritime, hand) {
+  return (goals.has('dev_card') && bankTrade(maritime, hand, DEV_CARD_COST))
+    || (goals.has('neutral_road') && bankTrade(maritime, hand, ROAD_COST));
+}
+
 // Plays until every decision the test wants has been made on a page.
 async function play(game) {
   const { variant, ada, bob } = game;
@@ -309,9 +314,9 @@ async function play(game) {
       check((await player.page.textContent('.log')).includes('bought a development card'), 'the log tells the purchase');
       goals.delete('dev_card');
       log(variant, `${player.name} bought a development card on the page`);
-    } else if (goals.has('dev_card') && byType.maritime_trade && bankTrade(byType.maritime_trade, hand, DEV_CARD_COST)) {
-      // Short of a card for the purchase: the bank makes up for it.
-      await api.move(player.token, game.gameId, g.move_number, bankTrade(byType.maritime_trade, hand, DEV_CARD_COST));
+    } else if (byType.maritime_trade && wantedTrade(goals, byType.maritime_trade, hand)) {
+      // Short of a card for what the test wants to buy: the bank makes up for it.
+      await api.move(player.token, game.gameId, g.move_number, wantedTrade(goals, byType.maritime_trade, hand));
     } else if (goals.has('neutral_road') && byType.build_road && !byType.build_road.free) {
       await boardDecision(game, player, g, byType.build_road);
       log(variant, `${player.name} built a road on the board; the neutral road follows`);
@@ -334,6 +339,7 @@ async function finish(game) {
   const g = await api.game(ada.token, game.gameId);
   await sync(game, ada, g.move_number);
   await screenshot(game, ada, 'seat0');
+  await ada.page.screenshot({ path: join(artifacts, `${game.variant}-seat0-page.png`), fullPage: true });
   await ada.page.getByRole('button', { name: 'Resign' }).click();
   await eventually('the resignation', async () => (await api.game(ada.token, game.gameId)).status === 'finished');
   const over = await api.game(bob.token, game.gameId);

@@ -10,6 +10,7 @@ export function total(cards) {
 }
 
 export const DEV_CARD_COST = ['ore', 'wool', 'grain'];
+export const ROAD_COST = ['brick', 'lumber'];
 
 // A maritime trade that brings a missing card of `cost` for cards the cost
 // does not need, if the bank offers one.

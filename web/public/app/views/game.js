@@ -198,7 +198,7 @@ function players(game) {
   return h('section', { class: 'panel players', 'aria-labelledby': 'players-h' },
     h('h2', { id: 'players-h' }, 'Players'),
     h('table', {},
-      h('thead', {}, h('tr', {}, ['', 'VP', 'Cards', 'Dev', 'Knights', 'Road', 'Left (road/settl./city)'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ['', 'VP', 'Cards', 'Dev', 'Knights', 'Road', 'Left R/S/C'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, v.players.map((p) => h('tr', { class: `seat-${p.seat}`, dataset: { seat: p.seat } },
         h('th', { scope: 'row' }, h('span', { class: `swatch seat-${p.seat}`, 'aria-hidden': 'true' }), seatLabel(game, p.seat),
           p.seat === v.longest_road ? ' ★road' : '', p.seat === v.largest_army ? ' ★army' : ''),
