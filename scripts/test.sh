@@ -30,10 +30,13 @@ fi
 
 # The web client's browser tests: Debian's Chromium and playwright-core
 # (pinned by web/e2e/package-lock.json; it downloads no browser).
-if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-  echo "== installing Chromium"
-  sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
-  $sudo apt-get update -q && $sudo apt-get install -y -q chromium
+sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+missing=()
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]}"
+  $sudo apt-get update -q && $sudo apt-get install -y -q "${missing[@]}"
 fi
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 if ! cmp -s web/e2e/package-lock.json web/e2e/node_modules/.package-lock.json.installed; then
