@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this script and nothing
-# else). Needs only a Rust toolchain; anything else the tests use is
-# installed or started here.
+# else). Needs only a Rust toolchain (and Debian's apt for Chromium and
+# Node.js where they are missing); anything else the tests use is installed
+# or started here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
