@@ -60,11 +60,16 @@ async function render() {
       navigate(loginPath(), { replace: true });
       return;
     }
-    replace(main);
+    // Each page renders into a container of its own: a page still loading
+    // when the player (or a 401) moves on writes into a detached one.
+    const page = h('div', { class: 'page' });
+    replace(main, page);
     try {
-      stop = (await pick()(main, ...match.slice(1).map(decodeURIComponent))) || null;
+      const stopPage = await pick()(page, ...match.slice(1).map(decodeURIComponent));
+      if (page.isConnected) stop = stopPage || null;
+      else if (stopPage) stopPage();
     } catch (err) {
-      replace(main, h('p', { class: 'error', role: 'alert' }, err.message));
+      page.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
     }
     return;
   }

@@ -72,6 +72,8 @@ export async function gameView(main, id) {
     submit: async (action) => {
       if (state.busy) return;
       state.busy = true;
+      // An earlier error no longer applies to this attempt.
+      showStatus('');
       try {
         await api.move(id, state.game.move_number, action);
         // The whole game again rather than the move's answer: it carries the
@@ -90,17 +92,23 @@ export async function gameView(main, id) {
         show();
       }
     },
-    resign: async () => {
-      if (!window.confirm('Resign this game? Your opponent wins.')) return;
-      try {
-        state.game = await api.resign(id);
-        await refreshLog();
-        show();
-      } catch (err) {
-        showStatus(err.message, 'error');
-      }
-    },
+    resign: () => endGame('Resign this game? Your opponent wins.', () => api.resign(id)),
+    cancelGame: () => endGame('Cancel this game? The invitation stops working.', async () => {
+      await api.cancel(id);
+      return api.game(id);
+    }),
   };
+
+  async function endGame(question, call) {
+    if (!window.confirm(question)) return;
+    try {
+      state.game = await call();
+      await refreshLog();
+      show();
+    } catch (err) {
+      showStatus(err.message, 'error');
+    }
+  }
 
   await load();
   const poller = new Poller(load);
@@ -123,7 +131,11 @@ function render(root, state, actions) {
     deadlineLine(game));
 
   if (!game.view) {
-    replace(root, header, h('p', {}, 'The game starts once the invitation is accepted.'), fairness(game));
+    const mine = game.created_by === currentUser()?.id;
+    replace(root, header,
+      h('p', {}, game.status === 'open' ? 'The game starts once the invitation is accepted.' : `This game is ${game.status}.`),
+      mine && game.status === 'open' && h('p', {}, h('button', { type: 'button', class: 'danger', onclick: actions.cancelGame }, 'Cancel the game')),
+      fairness(game));
     return;
   }
 
