@@ -209,6 +209,20 @@ async function screenshot(game, player, label) {
   await player.page.locator('svg.board').screenshot({ path: join(artifacts, `${game.variant}-${label}.png`) });
 }
 
+// An offer the server refuses: the page shows the problem's detail and
+// the game stays where it was.
+async function refusedOffer(game, player, g, resource) {
+  await sync(game, player, g.move_number);
+  const form = player.page.locator('form[data-action="offer_trade"]');
+  await form.locator(`#offer-give-${resource}`).fill('1');
+  await form.locator(`#offer-receive-${resource}`).fill('1');
+  await form.locator('button[type=submit]').click();
+  const error = await player.page.waitForSelector('.status.error');
+  check((await error.textContent()).includes('both sides'), 'the page shows why the server refused the offer');
+  check((await api.game(player.token, game.gameId)).move_number === g.move_number, 'a refused offer changes nothing');
+  await form.locator(`#offer-receive-${resource}`).fill('0');
+}
+
 function wantedTrade(goals, maritime, hand) {
   return (goals.has('dev_card') && bankTrade(maritime, hand, DEV_CARD_COST))
     || (goals.has('neutral_road') && bankTrade(maritime, hand, ROAD_COST));
@@ -305,6 +319,7 @@ async function play(game) {
       goals.delete('auction');
     } else if (goals.has('trade') && byType.offer_trade && !g.view.offer && tradeProposal(hand, other.view.you.resources)) {
       const { give, receive } = tradeProposal(hand, other.view.you.resources);
+      await refusedOffer(game, player, g, Object.keys(give)[0]);
       await countsDecision(game, player, g, 'offer_trade', { 'offer-give': give, 'offer-receive': receive });
       log(variant, `${player.name} offered a trade on the page`);
     } else if (goals.has('dev_card') && byType.buy_development_card) {
@@ -348,10 +363,35 @@ async function finish(game) {
   await bob.page.waitForSelector('.seed');
   check((await bob.page.textContent('.seed')) === over.seed, 'the page shows the revealed seed');
   check((await bob.page.textContent('.turn-state')).includes('Bob won'), 'the page shows the winner');
+  // An access token the server no longer takes: back to logging in, and
+  // from there back to the game.
+  await ada.page.evaluate(() => sessionStorage.setItem('hexpost.token', 'expired'));
+  await ada.page.reload();
+  await ada.page.waitForURL(`${base}/login?next=${encodeURIComponent(`/games/${game.gameId}`)}`);
+  check((await ada.page.textContent('#status')).includes('log in again'), 'the page says why it asks to log in');
+  await ada.page.fill('#email', ada.email);
+  await ada.page.fill('#password', PASSWORD);
+  await ada.page.click('form.auth button[type=submit]');
+  await ada.page.waitForURL(game.url);
+  await ada.page.waitForSelector('.seed');
+
+  await cancelledGame(ada);
+
   await bob.page.setViewportSize({ width: 390, height: 844 });
   await bob.page.screenshot({ path: join(artifacts, `${game.variant}-phone.png`), fullPage: true });
   const width = await bob.page.evaluate(() => document.documentElement.scrollWidth);
   check(width <= 390, `the phone-sized page does not scroll sideways (${width}px)`);
+}
+
+// A game nobody has accepted yet can be called off from its page.
+async function cancelledGame(player) {
+  const { page } = player;
+  await page.click('a[href="/new"] >> nth=0');
+  await page.fill('#opponent_email', `nobody-${Date.now()}@example.org`);
+  await page.click('form.new-game button[type=submit]');
+  await page.click('text=Open the game');
+  await page.getByRole('button', { name: 'Cancel the game' }).click();
+  await page.waitForSelector('text=This game is cancelled.');
 }
 
 async function main() {
