@@ -56,6 +56,13 @@ async function newPlayer(browser, name, email) {
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
   page.on('pageerror', (err) => pageErrors.push(`${name}'s page threw: ${err.message}`));
+  // Refused answers are logged by the browser and expected; anything the
+  // Content-Security-Policy blocks is a defect of the page.
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && msg.text().includes('Content Security Policy')) {
+      pageErrors.push(`${name}'s page broke the CSP: ${msg.text()}`);
+    }
+  });
   page.on('dialog', (dialog) => dialog.accept());
   return { name, email, context, page, token: null };
 }
