@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this script and nothing
-# else). Needs only a Rust toolchain; anything else the tests use is
-# installed or started here.
+# else). Needs only a Rust toolchain (and Debian's apt for Chromium and
+# Node.js where they are missing); anything else the tests use is installed
+# or started here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,12 +29,32 @@ if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url" && command -
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
 fi
 
+# The web client's browser tests: Debian's Chromium and playwright-core
+# (pinned by web/e2e/package-lock.json; it downloads no browser).
+sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+missing=()
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]}"
+  $sudo apt-get update -q && $sudo apt-get install -y -q "${missing[@]}"
+fi
+export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+if ! cmp -s web/e2e/package-lock.json web/e2e/node_modules/.package-lock.json.installed; then
+  echo "== installing playwright-core into web/e2e/node_modules"
+  (cd web/e2e && npm ci --no-audit --no-fund --loglevel=error)
+  cp web/e2e/package-lock.json web/e2e/node_modules/.package-lock.json.installed
+fi
+export HEXPOST_E2E_NODE_MODULES="$PWD/web/e2e/node_modules"
+
 echo "== deployment files"
 ./deploy/check.sh
 echo "== format"
 cargo fmt --all -- --check
 echo "== lint"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== web client unit tests"
+node --test web/test/
 echo "== tests"
 cargo test --workspace --all-targets --locked --no-fail-fast
 echo "== doc tests"

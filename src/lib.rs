@@ -16,3 +16,4 @@ pub mod server;
 pub mod service;
 pub mod store;
 pub mod sweeper;
+pub mod web;

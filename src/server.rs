@@ -1,6 +1,5 @@
 //! Starting the HTTP server: logging, database, migrations, app.
 
-use crate::api::problem;
 use crate::app::{self, AppState};
 use crate::background::Background;
 use crate::config::Config;
@@ -154,7 +153,8 @@ pub fn build(
                 utoipa_swagger_ui::SwaggerUi::new("/docs/{_:.*}")
                     .config(utoipa_swagger_ui::Config::from("/api/v1/openapi.json")),
             )
-            .default_service(web::to(problem::no_route))
+            // The browser client; unknown paths still get the API's 404.
+            .default_service(web::to(crate::web::serve))
     })
     .listen(listener)?
     .shutdown_timeout(30)

@@ -160,11 +160,12 @@ fn assert_threaded(mails: &[Received], game_id: &str) {
         assert_eq!(m.header("references"), Some(root.as_str()), "{m:?}");
         assert_eq!(
             m.header("list-unsubscribe"),
-            Some(format!("<{BASE}/api/v1/account/notifications>").as_str())
+            Some(format!("<{BASE}/settings>").as_str()),
+            "the settings page of the web client"
         );
         assert!(
             m.text
-                .contains(&format!("{BASE}/api/v1/account/notifications"))
+                .contains(&format!("Notification settings: {BASE}/settings"))
         );
         let id = m.header("message-id").unwrap().to_string();
         assert!(id.ends_with("@hexpost.example.org>"), "{id}");

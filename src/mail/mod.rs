@@ -32,9 +32,11 @@ impl Links {
         }
     }
 
-    /// The notification settings (and List-Unsubscribe target).
+    /// The web client's mail settings page (and List-Unsubscribe target):
+    /// a person follows the link in a browser, where the API endpoint
+    /// behind it would only answer 401 without a token.
     pub fn settings_url(&self) -> String {
-        format!("{}/api/v1/account/notifications", self.base_url)
+        format!("{}/settings", self.base_url)
     }
 
     /// The full Message-ID of a stored local part.

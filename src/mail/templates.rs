@@ -93,7 +93,7 @@ mod tests {
         let t = Templates::new().unwrap();
         let ctx = json!({
             "base_url": "https://hexpost.example.org",
-            "settings_url": "https://hexpost.example.org/api/v1/account/notifications",
+            "settings_url": "https://hexpost.example.org/settings",
             "game_id": "g1", "player": "Ada", "opponent": "<Grace>", "variant": "duel",
         });
         let r = t.render("accepted", &ctx).unwrap();
@@ -110,7 +110,7 @@ mod tests {
         let t = Templates::new().unwrap();
         let base = json!({
             "base_url": "https://hexpost.example.org",
-            "settings_url": "https://hexpost.example.org/api/v1/account/notifications",
+            "settings_url": "https://hexpost.example.org/settings",
             "game_id": "g1", "player": "Ada", "opponent": "Grace", "variant": "duel",
             "move_number": 12, "deadline": "Mon 2026-11-23 18:00 CET",
         });

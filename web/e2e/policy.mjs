@@ -1,0 +1,76 @@
+// How the test moves a game on between the decisions it makes on the
+// pages: roll, take the simplest answer to anything asked, and end the turn
+// without building, so that hands grow (which brings discards, trades and
+// development cards within reach).
+
+export const RESOURCES = ['brick', 'lumber', 'wool', 'grain', 'ore'];
+
+export function total(cards) {
+  return RESOURCES.reduce((sum, r) => sum + (cards?.[r] ?? 0), 0);
+}
+
+export const DEV_CARD_COST = ['ore', 'wool', 'grain'];
+export const ROAD_COST = ['brick', 'lumber'];
+
+// A maritime trade that brings a missing card of `cost` for cards the cost
+// does not need, if the bank offers one.
+export function bankTrade(legal, hand, cost) {
+  const missing = cost.filter((r) => !hand[r]);
+  for (const option of legal.options) {
+    if (cost.includes(option.give)) continue;
+    const receive = option.receive.find((r) => missing.includes(r));
+    if (receive) return { type: 'maritime_trade', give: option.give, receive, ratio: option.ratio };
+  }
+  return null;
+}
+
+// One card of mine for one of another resource the opponent holds (so
+// they can accept), or null.
+export function tradeProposal(mine, theirs) {
+  for (const give of RESOURCES.filter((r) => mine[r] > 0)) {
+    const receive = RESOURCES.find((r) => r !== give && theirs[r] > 0);
+    if (receive) return { give: { [give]: 1 }, receive: { [receive]: 1 } };
+  }
+  return null;
+}
+
+const pick = (items) => items[Math.floor(Math.random() * items.length)];
+
+// `n` cards of the hand, at random.
+export function takeCards(hand, n) {
+  const cards = RESOURCES.flatMap((r) => Array(hand[r] ?? 0).fill(r));
+  const out = {};
+  for (let i = 0; i < n; i += 1) {
+    const [r] = cards.splice(Math.floor(Math.random() * cards.length), 1);
+    out[r] = (out[r] ?? 0) + 1;
+  }
+  return out;
+}
+
+export function apiAction(game) {
+  const legal = Object.fromEntries(game.legal_actions.map((l) => [l.type, l]));
+  const hand = game.view.you.resources;
+  const plain = (type) => ({ type });
+  if (legal.roll_dice) return plain('roll_dice');
+  if (legal.discard) return { type: 'discard', cards: takeCards(hand, legal.discard.count) };
+  if (legal.forced_trade_give) return { type: 'forced_trade_give', cards: takeCards(hand, legal.forced_trade_give.count) };
+  for (const type of ['move_robber']) {
+    if (legal[type]) {
+      const target = pick(legal[type].targets);
+      return { type, hex: target.hex, victim: target.victims.length ? pick(target.victims) : null };
+    }
+  }
+  for (const type of ['build_neutral_settlement', 'build_neutral_road', 'build_settlement', 'build_road']) {
+    const l = legal[type];
+    if (l && (l.free || type.includes('neutral'))) {
+      const action = type.endsWith('road') ? { type, edge: pick(l.edges) } : { type, node: pick(l.nodes) };
+      if (l.neutral !== undefined) action.neutral = l.neutral;
+      return action;
+    }
+  }
+  if (legal.vote_reroll) return { type: 'vote_reroll', reroll: false };
+  for (const type of ['decline_neutral_trade', 'decline_trade', 'pass_bid', 'concede', 'withdraw_trade', 'end_turn']) {
+    if (legal[type]) return plain(type);
+  }
+  throw new Error(`no simple answer to ${JSON.stringify(game.legal_actions)}`);
+}

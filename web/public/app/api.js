@@ -1,0 +1,77 @@
+// The public REST API, and the session. The access token lives in
+// sessionStorage: it survives a reload of the tab (a player coming back from
+// a mail link keeps their session) but not the closing of the browser, and
+// other tabs and sites never see it. It expires after an hour anyway.
+
+const TOKEN_KEY = 'hexpost.token';
+const USER_KEY = 'hexpost.user';
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || `request failed (${status})`);
+    this.status = status;
+    this.problem = problem || {};
+    this.code = this.problem.code;
+  }
+}
+
+export function currentUser() {
+  const raw = sessionStorage.getItem(USER_KEY);
+  return raw && sessionStorage.getItem(TOKEN_KEY) ? JSON.parse(raw) : null;
+}
+
+export function startSession(tokenResponse) {
+  sessionStorage.setItem(TOKEN_KEY, tokenResponse.access_token);
+  sessionStorage.setItem(USER_KEY, JSON.stringify(tokenResponse.user));
+}
+
+export function endSession() {
+  sessionStorage.removeItem(TOKEN_KEY);
+  sessionStorage.removeItem(USER_KEY);
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`/api/v1${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const data = text ? JSON.parse(text) : null;
+  if (res.status === 401 && token) {
+    // Expired or revoked: the router sends the player to log in again.
+    endSession();
+    window.dispatchEvent(new CustomEvent('hexpost:unauthorized'));
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+const enc = encodeURIComponent;
+
+export const api = {
+  register: (email, display_name, password) =>
+    request('POST', '/accounts', { email, display_name, password }),
+  login: (email, password) => request('POST', '/auth/token', { email, password }),
+  games: () => request('GET', '/games?per_page=100'),
+  createGame: (body) => request('POST', '/games', body),
+  game: (id) => request('GET', `/games/${enc(id)}`),
+  log: (id, after, limit = 500) =>
+    request('GET', `/games/${enc(id)}/log?limit=${limit}${after === undefined ? '' : `&after=${after}`}`),
+  move: (id, expected_move_number, action) =>
+    request('POST', `/games/${enc(id)}/moves`, { expected_move_number, action }),
+  resign: (id) => request('POST', `/games/${enc(id)}/resign`),
+  cancel: (id) => request('POST', `/games/${enc(id)}/cancel`),
+  invitation: (token) => request('GET', `/invitations/${enc(token)}`),
+  accept: (token) => request('POST', `/invitations/${enc(token)}/accept`),
+  decline: (token) => request('POST', `/invitations/${enc(token)}/decline`),
+  topology: () => request('GET', '/topology'),
+  settings: () => request('GET', '/account/notifications'),
+  saveSettings: (change) => request('PUT', '/account/notifications', change),
+  startVacation: (id, days) => request('POST', `/games/${enc(id)}/vacation`, { days }),
+  endVacation: (id) => request('DELETE', `/games/${enc(id)}/vacation`),
+};

@@ -1,0 +1,101 @@
+// Entry point: a small router over the History API. Every page is a view
+// function that fills <main> and may return a function that stops it
+// (the game page's polling).
+
+import { currentUser, endSession } from './api.js';
+import { h, replace } from './dom.js';
+import { navigate, showStatus } from './nav.js';
+import { loginView, signupView } from './views/auth.js';
+import { gamesView } from './views/games.js';
+import { newGameView } from './views/new_game.js';
+import { invitationView } from './views/invitation.js';
+import { gameView } from './views/game.js';
+import { settingsView } from './views/settings.js';
+
+const ROUTES = [
+  [/^\/$/, () => (currentUser() ? gamesView : loginView), true],
+  [/^\/games$/, () => gamesView, true],
+  [/^\/login$/, () => loginView, false],
+  [/^\/signup$/, () => signupView, false],
+  [/^\/new$/, () => newGameView, true],
+  [/^\/games\/([^/]+)$/, () => gameView, true],
+  [/^\/invitations\/([^/]+)$/, () => invitationView, false],
+  [/^\/settings$/, () => settingsView, true],
+];
+
+let stop = null;
+
+function renderNav() {
+  const user = currentUser();
+  const nav = document.getElementById('nav');
+  if (!user) {
+    replace(nav, h('a', { href: '/login' }, 'Log in'), h('a', { href: '/signup' }, 'Sign up'));
+    return;
+  }
+  replace(nav,
+    h('a', { href: '/games' }, 'My games'),
+    h('a', { href: '/new' }, 'New game'),
+    h('a', { href: '/settings' }, 'Settings'),
+    h('span', { class: 'who' }, user.display_name),
+    h('button', {
+      type: 'button', class: 'link', onclick: () => {
+        endSession();
+        navigate('/login');
+      },
+    }, 'Log out'));
+}
+
+function loginPath() {
+  return `/login?next=${encodeURIComponent(location.pathname + location.search)}`;
+}
+
+async function render() {
+  if (stop) stop();
+  stop = null;
+  renderNav();
+  const main = document.getElementById('main');
+  showStatus('');
+  const path = location.pathname;
+  for (const [pattern, pick, needsLogin] of ROUTES) {
+    const match = path.match(pattern);
+    if (!match) continue;
+    if (needsLogin && !currentUser()) {
+      navigate(loginPath(), { replace: true });
+      return;
+    }
+    // Each page renders into a container of its own: a page still loading
+    // when the player (or a 401) moves on writes into a detached one.
+    const page = h('div', { class: 'page' });
+    replace(main, page);
+    try {
+      const stopPage = await pick()(page, ...match.slice(1).map(decodeURIComponent));
+      if (page.isConnected) stop = stopPage || null;
+      else if (stopPage) stopPage();
+    } catch (err) {
+      page.replaceChildren(h('p', { class: 'error', role: 'alert' }, err.message));
+    }
+    return;
+  }
+  replace(main, h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '/' }, 'Back to the start')));
+}
+
+// Same-origin links stay in the page.
+document.addEventListener('click', (e) => {
+  const a = e.target.closest?.('a[href]');
+  if (!a || a.target || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/docs')) return;
+  e.preventDefault();
+  navigate(url.pathname + url.search);
+});
+
+window.addEventListener('popstate', render);
+window.addEventListener('hexpost:navigate', render);
+window.addEventListener('hexpost:unauthorized', () => {
+  if (location.pathname !== '/login') {
+    navigate(loginPath(), { replace: true });
+    showStatus('Your session ended; please log in again.', 'error');
+  }
+});
+
+render();
