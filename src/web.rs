@@ -68,11 +68,7 @@ pub async fn serve(req: HttpRequest) -> Result<HttpResponse, ApiError> {
     // The files carry no version in their names, so browsers revalidate
     // each time and get a 304 while the binary is unchanged.
     let etag = format!("\"{}\"", hex::encode(file.metadata.sha256_hash()));
-    let fresh = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    let fresh = crate::api::etag::matches(&req, &etag);
     let mut res = if fresh {
         HttpResponse::NotModified()
     } else {

@@ -404,3 +404,48 @@ fn signed_moves() {
         assert_eq!(q.get("/api/v1/me/keys").ok().as_array().unwrap().len(), 1);
     }
 }
+
+#[test]
+fn an_unchanged_game_answers_304_to_its_etag() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let (a, b, id) = server.client().new_game("standard", json!({}));
+        let path = format!("/api/v1/games/{id}");
+        let first = a.get(&path);
+        assert_eq!(first.status, 200);
+        let tag = first.headers["etag"].to_str().unwrap().to_string();
+        assert!(tag.starts_with('"') && tag.ends_with('"'), "{tag}");
+
+        // Unchanged: 304, no body, the same tag; a list of tags works too.
+        for header in [tag.clone(), format!("\"other\", {tag}")] {
+            let again = a.request("GET", &path, &[("if-none-match", &header)]);
+            assert_eq!(again.status, 304, "{backend:?}");
+            assert_eq!(again.body, Value::String(String::new()));
+            assert_eq!(again.headers["etag"].to_str().unwrap(), tag);
+        }
+        // The other player's answer is another (their own view).
+        let theirs = b.request("GET", &path, &[("if-none-match", &tag)]);
+        assert_eq!(
+            theirs.status, 200,
+            "a tag never serves another player's view"
+        );
+
+        // A move changes the game: 200 with a new tag.
+        let (mover, _, view) = awaited([&a, &b], &id);
+        mover
+            .submit(
+                &id,
+                view["move_number"].as_i64().unwrap(),
+                &a_legal_move(&view),
+            )
+            .ok();
+        let after = a.request("GET", &path, &[("if-none-match", &tag)]);
+        assert_eq!(after.status, 200, "{backend:?}");
+        assert_ne!(after.headers["etag"].to_str().unwrap(), tag);
+        // A problem is never a 304, whatever the tag.
+        server
+            .client()
+            .request("GET", &path, &[("if-none-match", "*")])
+            .problem(401, "unauthorized");
+    }
+}

@@ -1,5 +1,6 @@
 //! Games: lifecycle, moves and the move log.
 
+use crate::api::etag;
 use crate::api::json::Json;
 use crate::api::problem::{ApiError, Problem};
 use crate::app::{AppState, Db};
@@ -8,6 +9,7 @@ use crate::service::games::{self as svc, CreateGame, Created, GameDetail, GameSu
 use crate::service::moves::{self, LogEntry, MoveOutcome, MoveRequest};
 use crate::service::timeouts;
 use crate::store::games::ListFilter;
+use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
@@ -88,9 +90,15 @@ pub async fn list(
     Ok(HttpResponse::Ok().json(games))
 }
 
-/// One game as I may see it, with what I may do now.
-#[utoipa::path(tag = "games", security(("bearer" = [])), params(("game_id" = String, Path)), responses(
-    (status = 200, body = GameDetail),
+/// One game as I may see it, with what I may do now. Send the `ETag` of an
+/// earlier answer in `If-None-Match`: while the game is unchanged the
+/// answer is `304 Not Modified` without a body.
+#[utoipa::path(tag = "games", security(("bearer" = [])), params(
+    ("game_id" = String, Path),
+    ("If-None-Match" = Option<String>, Header, description = "The ETag of an earlier answer"),
+), responses(
+    (status = 200, body = GameDetail, headers(("ETag" = String, description = "Changes whenever anything in the answer does"))),
+    (status = 304, description = "Not modified: the game is as in the answer with this ETag", headers(("ETag" = String))),
     (status = 401, body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
@@ -100,12 +108,23 @@ pub async fn get_game(
     state: web::Data<AppState>,
     user: AuthUser,
     path: web::Path<String>,
+    req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let detail = state
         .db(move |conn| svc::detail_for(conn, &id, user.id))
         .await?;
-    Ok(HttpResponse::Ok().json(detail))
+    let body = serde_json::to_vec(&detail).map_err(ApiError::internal)?;
+    let tag = etag::of(&body);
+    if etag::matches(&req, &tag) {
+        return Ok(HttpResponse::NotModified()
+            .insert_header((header::ETAG, tag))
+            .finish());
+    }
+    Ok(HttpResponse::Ok()
+        .insert_header((header::ETAG, tag))
+        .content_type(mime::APPLICATION_JSON)
+        .body(body))
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod admin;
 pub mod admin_games;
 pub mod admin_mail;
+pub mod etag;
 pub mod games;
 pub mod health;
 pub mod integral;

@@ -30,8 +30,8 @@ export function endSession() {
   sessionStorage.removeItem(USER_KEY);
 }
 
-async function request(method, path, body) {
-  const headers = { Accept: 'application/json' };
+async function send(method, path, body, extraHeaders = {}) {
+  const headers = { Accept: 'application/json', ...extraHeaders };
   const token = sessionStorage.getItem(TOKEN_KEY);
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -40,6 +40,7 @@ async function request(method, path, body) {
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  if (res.status === 304) return { res, data: null };
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
   if (res.status === 401 && token) {
@@ -48,7 +49,11 @@ async function request(method, path, body) {
     window.dispatchEvent(new CustomEvent('hexpost:unauthorized'));
   }
   if (!res.ok) throw new ApiError(res.status, data);
-  return data;
+  return { res, data };
+}
+
+async function request(method, path, body) {
+  return (await send(method, path, body)).data;
 }
 
 const enc = encodeURIComponent;
@@ -60,6 +65,11 @@ export const api = {
   games: () => request('GET', '/games?per_page=100'),
   createGame: (body) => request('POST', '/games', body),
   game: (id) => request('GET', `/games/${enc(id)}`),
+  // The game with its ETag, or null while it is the one that ETag names.
+  gameIfChanged: async (id, etag) => {
+    const { res, data } = await send('GET', `/games/${enc(id)}`, undefined, etag ? { 'If-None-Match': etag } : {});
+    return res.status === 304 ? null : { game: data, etag: res.headers.get('ETag') };
+  },
   log: (id, after, limit = 500) =>
     request('GET', `/games/${enc(id)}/log?limit=${limit}${after === undefined ? '' : `&after=${after}`}`),
   move: (id, expected_move_number, action) =>

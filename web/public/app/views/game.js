@@ -41,16 +41,32 @@ export async function gameView(main, id) {
   };
 
   const show = () => render(root, state, actions);
+  // Polls with the ETag of the last answer: an unchanged game costs a 304
+  // without a body. Any change (a move, or only a deadline or vacation)
+  // redraws; a half-made choice survives only changes that keep the move.
   const load = async () => {
-    const game = await api.game(id);
-    const changed = !state.game || game.move_number !== state.game.move_number || game.status !== state.game.status;
-    if (changed) {
-      state.game = game;
+    const fresh = await api.gameIfChanged(id, state.etag);
+    if (!fresh) return false;
+    state.etag = fresh.etag;
+    const game = fresh.game;
+    // A 200 can repeat what is shown (the ETag predates the player's own
+    // move); redrawing then would only pull controls from under them.
+    if (state.game && JSON.stringify(game) === JSON.stringify(state.game)) return false;
+    const moved = !state.game || game.move_number !== state.game.move_number || game.status !== state.game.status;
+    state.game = game;
+    if (moved) {
       state.pending = null;
       await refreshLog();
-      show();
     }
-    return changed;
+    show();
+    return moved;
+  };
+
+  // The game now, remembering its ETag for the next poll.
+  const reload = async () => {
+    const fresh = await api.gameIfChanged(id);
+    state.etag = fresh.etag;
+    return fresh.game;
   };
 
   const actions = {
@@ -78,7 +94,7 @@ export async function gameView(main, id) {
         await api.move(id, state.game.move_number, action);
         // The whole game again rather than the move's answer: it carries the
         // revealed seed when this move ended the game.
-        state.game = await api.game(id);
+        state.game = await reload();
         state.pending = null;
         await refreshLog();
         showStatus(`Done: ${humanize(action.type)}.`);
@@ -96,17 +112,21 @@ export async function gameView(main, id) {
     // watches, so the answer is shown at once.
     vacation: async (days) => {
       try {
-        state.game = days ? await api.startVacation(id, days) : await api.endVacation(id);
+        await (days ? api.startVacation(id, days) : api.endVacation(id));
+        state.game = await reload();
         showStatus(days ? `Your vacation of ${days} day(s) has started.` : 'Your vacation has ended.');
       } catch (err) {
         showStatus(err.message, 'error');
       }
       show();
     },
-    resign: () => endGame('Resign this game? Your opponent wins.', () => api.resign(id)),
+    resign: () => endGame('Resign this game? Your opponent wins.', async () => {
+      await api.resign(id);
+      return reload();
+    }),
     cancelGame: () => endGame('Cancel this game? The invitation stops working.', async () => {
       await api.cancel(id);
-      return api.game(id);
+      return reload();
     }),
   };
 
