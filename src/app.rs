@@ -297,7 +297,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 
 /// The published JSON document: the OpenAPI model plus what utoipa's model
 /// cannot hold — the rule that a variant's own options may not be given to
-/// another variant, as JSON Schema `if`/`then` on `CreateGame`.
+/// another variant, as JSON Schema `if`/`then` on `CreateGame`, and the
+/// time zone names the server knows.
 pub fn to_document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     let mut v = serde_json::to_value(doc).expect("the document serializes");
     let rules: Vec<serde_json::Value> = hexpost_engine::options::VARIANT_OPTIONS
@@ -311,6 +312,22 @@ pub fn to_document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
         .collect();
     if let Some(schema) = v.pointer_mut("/components/schemas/CreateGame") {
         schema["allOf"] = serde_json::Value::Array(rules);
+    }
+    // The time zones the server accepts, from the database it checks them
+    // against (null too where the field may be null).
+    let zones: Vec<serde_json::Value> = crate::mail::schedule::zone_names()
+        .iter()
+        .map(|n| n.as_str().into())
+        .collect();
+    for (schema, nullable) in [("SettingsChange", true), ("NotificationSettings", false)] {
+        let pointer = format!("/components/schemas/{schema}/properties/time_zone");
+        if let Some(field) = v.pointer_mut(&pointer) {
+            let mut allowed = zones.clone();
+            if nullable {
+                allowed.push(serde_json::Value::Null);
+            }
+            field["enum"] = serde_json::Value::Array(allowed);
+        }
     }
     v
 }

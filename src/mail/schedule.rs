@@ -6,6 +6,7 @@ use crate::store::users::User;
 use jiff::Timestamp;
 use jiff::civil::{Date, Time};
 use jiff::tz::TimeZone;
+use std::sync::LazyLock;
 
 /// A person's local time rules.
 #[derive(Clone, Debug)]
@@ -17,8 +18,27 @@ pub struct LocalTime {
     digest_hour: i32,
 }
 
-/// Looks up an IANA time zone name (`Europe/Berlin`, `UTC`).
+/// Every IANA time zone name the server knows (from the tz database
+/// compiled into it), sorted; the OpenAPI document lists them.
+pub fn zone_names() -> &'static [String] {
+    static NAMES: LazyLock<Vec<String>> = LazyLock::new(|| {
+        let mut names: Vec<String> = jiff::tz::db()
+            .available()
+            .map(|n| n.as_str().to_string())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    });
+    &NAMES
+}
+
+/// Looks up an IANA time zone name (`Europe/Berlin`, `UTC`), exactly as
+/// the database spells it.
 pub fn time_zone(name: &str) -> Option<TimeZone> {
+    zone_names()
+        .binary_search_by(|n| n.as_str().cmp(name))
+        .ok()?;
     TimeZone::get(name).ok()
 }
 
@@ -177,5 +197,15 @@ mod tests {
             "Mon 2026-11-23 18:00 CET"
         );
         assert!(time_zone("Not/AZone").is_none());
+        // Exactly as listed: the spec's enum is what the server takes.
+        assert!(time_zone("europe/berlin").is_none());
+        for name in [
+            "UTC",
+            "Europe/Berlin",
+            "America/New_York",
+            "Antarctica/Troll",
+        ] {
+            assert!(zone_names().iter().any(|n| n == name), "{name}");
+        }
     }
 }
