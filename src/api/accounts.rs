@@ -104,7 +104,9 @@ pub fn normalize_email(raw: &str) -> Result<String, ApiError> {
     }
 }
 
-fn check_registration(req: &RegisterRequest) -> Result<(String, String), ApiError> {
+/// The rules every new account follows, registered or made by an admin:
+/// the normalised e-mail address and the display name.
+pub fn check_registration(req: &RegisterRequest) -> Result<(String, String), ApiError> {
     let email = normalize_email(&req.email)?;
     let name = req.display_name.clone();
     if name.is_empty()

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod admin;
 pub mod admin_games;
 pub mod admin_mail;
+pub mod admin_users;
 pub mod etag;
 pub mod games;
 pub mod health;
@@ -44,6 +45,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(admin_games::export)
         .service(admin_games::import)
         .service(admin_games::purge_invitations)
+        .service(admin_users::create_user)
         .service(admin_mail::failed)
         .service(admin_mail::retry_all)
         .service(admin_mail::retry_one);

@@ -42,7 +42,8 @@ impl Notify {
 }
 
 /// Quiet hours in the person's time zone, `HH:MM` to `HH:MM` (the window
-/// may wrap past midnight); mails that fall in them wait until they end.
+/// may wrap past midnight; equal times make an empty one); mails that fall
+/// in them wait until they end.
 #[derive(Serialize, Deserialize, ToSchema, Debug, Clone, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"start": "22:00", "end": "07:30"}))]
@@ -146,12 +147,6 @@ impl SettingsChange {
                         "quiet hours are `HH:MM` from 00:00 to 23:59",
                     ));
                 };
-                if a == b {
-                    return Err(ApiError::unprocessable(
-                        "invalid_quiet_hours",
-                        "quiet hours must not start and end at the same time",
-                    ));
-                }
                 (next.quiet_start, next.quiet_end) = (Some(a), Some(b));
             }
         }
@@ -235,6 +230,9 @@ mod tests {
     #[test]
     fn left_out_fields_keep_their_value_and_null_clears_quiet_hours() {
         assert_eq!(change("{}").unwrap(), current());
+        // Equal times are an empty window, taken as given.
+        let empty = change(r#"{"quiet_hours": {"start": "08:00", "end": "08:00"}}"#).unwrap();
+        assert_eq!((empty.quiet_start, empty.quiet_end), (Some(480), Some(480)));
         assert_eq!(
             change(r#"{"notify": null, "time_zone": null}"#).unwrap(),
             current()
@@ -266,10 +264,6 @@ mod tests {
             ),
             (
                 r#"{"quiet_hours": {"start": "7:00", "end": "08:00"}}"#,
-                "invalid_quiet_hours",
-            ),
-            (
-                r#"{"quiet_hours": {"start": "08:00", "end": "08:00"}}"#,
                 "invalid_quiet_hours",
             ),
             (r#"{"digest_hour": 24}"#, "invalid_digest_hour"),

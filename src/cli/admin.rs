@@ -2,7 +2,7 @@
 
 use crate::config::Config;
 use crate::service::{archive, audit, housekeeping, moves};
-use crate::store::{games as db, outbox, users};
+use crate::store::{games as db, outbox};
 use clap::Subcommand;
 
 #[derive(Subcommand)]
@@ -157,22 +157,18 @@ pub fn run(config: Config, cmd: AdminCommand) -> Result<(), String> {
             password,
             admin,
         } => {
-            let email = crate::api::accounts::normalize_email(&email).map_err(|e| e.detail)?;
-            if password.chars().count() < 8 {
-                return Err("the password must have at least 8 characters".into());
-            }
-            let hash = crate::auth::password::hash(&password)?;
-            let user = users::insert(&mut conn, &email, name.trim(), &hash, admin)
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("{email} is already registered"))?;
-            db::admin_log(
-                &mut conn,
-                None,
-                "create_user",
-                &user.id.to_string(),
-                &format!("admin={admin}"),
+            let account = crate::api::accounts::RegisterRequest {
+                email,
+                display_name: name.trim().to_string(),
+                password,
+            };
+            let (email, name) =
+                crate::api::accounts::check_registration(&account).map_err(|e| e.detail)?;
+            let hash = crate::auth::password::hash(&account.password)?;
+            let user = crate::service::housekeeping::create_user(
+                &mut conn, None, &email, &name, &hash, admin,
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.detail)?;
             println!(
                 "{}",
                 serde_json::json!({"id": user.id, "email": user.email, "is_admin": user.is_admin})

@@ -170,6 +170,10 @@ mod tests {
         );
         let none = person("UTC", None, 8);
         assert_eq!(none.deliver_at(5), 5);
+        // Equal times make an empty window: nothing is held.
+        let empty = person("UTC", Some((12 * 60, 12 * 60)), 8);
+        let noon = ms("2026-11-23T12:00:00Z");
+        assert_eq!(empty.deliver_at(noon), noon);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Admin chores over many games: listing them, and clearing invitations
-//! nobody answered.
+//! Admin chores: creating accounts (admins among them), listing games,
+//! and clearing invitations nobody answered.
 
 use super::games::{self as svc, GameSummary};
 use crate::api::problem::ApiError;
@@ -7,6 +7,33 @@ use crate::store::games::{self as db, status};
 use crate::store::{DbConnection, write_tx};
 use serde::Serialize;
 use utoipa::ToSchema;
+
+/// Creates an account on an admin's behalf (`admin` None: the CLI), with
+/// admin rights if `is_admin`, and logs it. `email` and `name` are checked
+/// and the password already hashed.
+pub fn create_user(
+    conn: &mut DbConnection,
+    admin: Option<i64>,
+    email: &str,
+    name: &str,
+    password_hash: &str,
+    is_admin: bool,
+) -> Result<crate::store::users::User, ApiError> {
+    write_tx(conn, |conn| {
+        let user = crate::store::users::insert(conn, email, name, password_hash, is_admin)?
+            .ok_or_else(|| {
+                ApiError::conflict("email_taken", format!("{email} is already registered"))
+            })?;
+        db::admin_log(
+            conn,
+            admin,
+            "create_user",
+            &user.id.to_string(),
+            &format!("admin={is_admin}"),
+        )?;
+        Ok(user)
+    })
+}
 
 pub const ALL_STATUSES: [&str; 5] = [
     status::OPEN,
