@@ -89,20 +89,17 @@ pub fn lock(conn: &mut DbConnection, id: &str) -> StoreResult<Option<GameRow>> {
 /// Like `lock`, but on PostgreSQL `None` also when another transaction
 /// holds the row: a background sweep passes a busy game by and comes back.
 pub fn lock_unless_busy(conn: &mut DbConnection, id: &str) -> StoreResult<Option<GameRow>> {
-    Ok(match conn {
-        DbConnection::Pg(pg) => games::table
+    match conn {
+        DbConnection::Pg(pg) => Ok(games::table
             .find(id)
             .for_update()
             .skip_locked()
             .select(GameRow::as_select())
             .first(pg)
-            .optional()?,
-        DbConnection::Sqlite(lite) => games::table
-            .find(id)
-            .select(GameRow::as_select())
-            .first(lite)
-            .optional()?,
-    })
+            .optional()?),
+        // SQLite has one writer: nothing to skip.
+        DbConnection::Sqlite(_) => lock(conn, id),
+    }
 }
 
 /// Active games whose reminder or deadline time is at or before `now`.
