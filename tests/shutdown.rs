@@ -47,6 +47,22 @@ fn sigterm_when_idle_exits_zero() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A brand-new SQLite file: the pool opens all its connections at once,
+/// and none of them may fail on the file's switch to WAL.
+#[test]
+fn a_fresh_sqlite_file_starts_without_errors() {
+    for round in 0..5 {
+        let dir = scratch(&format!("fresh-{round}"));
+        let mut server = ServeProcess::start(&dir, &[("DATABASE_POOL_SIZE", "16")]);
+        server.terminate();
+        let status = server.wait_exit(EXIT_LIMIT);
+        let log = server.log_text();
+        assert!(status.success(), "{status}:\n{log}");
+        assert!(!log.contains("ERROR"), "round {round}:\n{log}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
 #[test]
 fn a_request_in_flight_at_sigterm_completes() {
     for backend in BACKENDS {

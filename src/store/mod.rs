@@ -5,12 +5,13 @@
 
 pub mod games;
 pub mod outbox;
+mod pool;
 pub mod schema;
 pub mod users;
 
 use diesel::connection::SimpleConnection;
 use diesel::prelude::*;
-use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel::r2d2::{CustomizeConnection, Pool, PooledConnection};
 use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
 
 #[derive(diesel::MultiConnection)]
@@ -19,8 +20,8 @@ pub enum DbConnection {
     Sqlite(SqliteConnection),
 }
 
-pub type DbPool = Pool<ConnectionManager<DbConnection>>;
-pub type Conn = PooledConnection<ConnectionManager<DbConnection>>;
+pub type DbPool = Pool<pool::Manager>;
+pub type Conn = PooledConnection<pool::Manager>;
 
 const PG_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
@@ -70,11 +71,19 @@ pub fn connect(database_url: &str, size: u32) -> StoreResult<DbPool> {
             std::fs::create_dir_all(dir)
                 .map_err(|e| StoreError::Connect(format!("{}: {e}", dir.display())))?;
         }
+        // WAL is a property of the file: switched once here, on a single
+        // connection, the pool's connections find it set and need no
+        // exclusive lock for it (which they would otherwise contend for
+        // while the pool opens them all at once).
+        SqliteConnection::establish(path)
+            .map_err(|e| StoreError::Connect(e.to_string()))?
+            .batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;")
+            .map_err(|e| StoreError::Connect(e.to_string()))?;
         path.to_string()
     } else {
         database_url.to_string()
     };
-    let manager = ConnectionManager::<DbConnection>::new(url);
+    let manager = pool::Manager::new(url);
     Pool::builder()
         .max_size(size)
         .connection_customizer(Box::new(SqlitePragmas))
