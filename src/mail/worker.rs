@@ -97,6 +97,13 @@ impl Worker {
     /// Claims one batch and handles each row; on shutdown, the rows not
     /// yet sent are released for the next worker. Returns how many rows
     /// were handled.
+    ///
+    /// Sent rows are marked together at the end of the batch (one
+    /// statement instead of one commit per mail). The price: a crash
+    /// between a send and that statement sends the mails of the batch
+    /// again once the lease runs out, which the lease already allowed for
+    /// the mail being sent; their Message-IDs let a reader's client drop
+    /// the copies.
     pub fn round(&self) -> Result<usize, String> {
         let mut conn = self.pool.get().map_err(|e| e.to_string())?;
         let now = self.clock.now();
@@ -104,12 +111,15 @@ impl Worker {
         // keeps its rows, and a dead one's are free again soon after.
         let lease = now + BATCH * (self.config.smtp_timeout_secs as i64 + 5) * 2000;
         let rows = outbox::claim(&mut conn, now, lease, BATCH).map_err(|e| e.to_string())?;
+        let mut sent = Vec::with_capacity(rows.len());
+        let mut handled = rows.len();
         for (done, row) in rows.iter().enumerate() {
             if self.shutdown.requested() {
                 let rest: Vec<i64> = rows[done..].iter().map(|r| r.id).collect();
                 outbox::release(&mut conn, &rest, lease).map_err(|e| e.to_string())?;
                 tracing::info!(released = rest.len(), "mail worker stopping");
-                return Ok(done);
+                handled = done;
+                break;
             }
             let context = match self.context(&mut conn, row) {
                 Ok(Some(context)) => Ok(context),
@@ -134,7 +144,13 @@ impl Worker {
                 self.next_digest(&mut conn, user, at);
             }
             let kept = match &result {
-                Ok(()) => outbox::mark_sent(&mut conn, row.id, lease, at, &without_secrets(row)),
+                Ok(()) => match without_secrets(row) {
+                    Some(context) => outbox::mark_sent(&mut conn, row.id, lease, at, &context),
+                    None => {
+                        sent.push(row.id);
+                        continue;
+                    }
+                },
                 Err(error) => {
                     let retry_at = self.retry_at(row.attempts, at);
                     match retry_at {
@@ -146,12 +162,15 @@ impl Worker {
             }
             .map_err(|e| e.to_string())?;
             if !kept {
-                // Our lease ran out during the send, and another worker
-                // may have taken the row: its Message-ID tells duplicates.
-                tracing::warn!(mail = row.id, "mail worker lost its lease on a row");
+                lost_lease(1);
             }
         }
-        Ok(rows.len())
+        let marked = outbox::mark_all_sent(&mut conn, &sent, lease, self.clock.now())
+            .map_err(|e| e.to_string())?;
+        if marked < sent.len() {
+            lost_lease(sent.len() - marked);
+        }
+        Ok(handled)
     }
 
     /// When the row is due again after one more failed attempt, or None
@@ -217,17 +236,20 @@ impl Worker {
     }
 }
 
-/// A sent row's context without the invitation token: the database keeps
-/// only the token's hash (in `invitations`), and a sent mail no longer
-/// needs it.
-fn without_secrets(row: &MailRow) -> String {
-    match serde_json::from_str::<serde_json::Value>(&row.context) {
-        Ok(mut context) => {
-            if let Some(fields) = context.as_object_mut() {
-                fields.remove("token");
-            }
-            context.to_string()
-        }
-        Err(_) => row.context.clone(),
+/// Our lease ran out during the sends, and another worker may have taken
+/// the rows: their Message-IDs tell duplicates.
+fn lost_lease(rows: usize) {
+    tracing::warn!(rows, "mail worker lost its lease on rows it sent");
+}
+
+/// A sent invitation's context without its token: the database keeps only
+/// the token's hash (in `invitations`), and a sent mail no longer needs
+/// it. None when the stored context may stay as it is.
+fn without_secrets(row: &MailRow) -> Option<String> {
+    if row.kind != kind::INVITATION {
+        return None;
     }
+    let mut context = serde_json::from_str::<serde_json::Value>(&row.context).ok()?;
+    context.as_object_mut()?.remove("token")?;
+    Some(context.to_string())
 }

@@ -195,6 +195,32 @@ pub fn mark_sent(
     Ok(n == 1)
 }
 
+/// Marks claimed rows sent whose stored context stays as queued, in one
+/// statement; returns how many were still leased to this worker.
+pub fn mark_all_sent(
+    conn: &mut DbConnection,
+    ids: &[i64],
+    lease_until: i64,
+    now: i64,
+) -> StoreResult<usize> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    Ok(diesel::update(
+        outbox::table
+            .filter(outbox::id.eq_any(ids))
+            .filter(outbox::status.eq(status::PENDING))
+            .filter(outbox::claimed_until.eq(Some(lease_until))),
+    )
+    .set((
+        outbox::status.eq(status::SENT),
+        outbox::sent_at.eq(Some(now)),
+        outbox::claimed_until.eq(None::<i64>),
+        outbox::attempts.eq(outbox::attempts + 1),
+    ))
+    .execute(conn)?)
+}
+
 /// Marks a claimed row skipped: by the time it was due there was nothing
 /// to send.
 pub fn mark_skipped(conn: &mut DbConnection, id: i64, lease_until: i64) -> StoreResult<bool> {
