@@ -238,7 +238,7 @@ pub async fn submit_move(
 ) -> Result<HttpResponse, ApiError> {
     state.move_limiter.check(&format!("user:{}", user.id))?;
     let body = body.into_inner();
-    let parsed: MoveRequest = serde_json::from_value(body.clone())
+    let parsed = MoveRequest::deserialize(&body)
         .map_err(|e| ApiError::unprocessable("invalid_body", e.to_string()))?;
     let id = path.into_inner();
     let idem = match req.headers().get("idempotency-key") {
@@ -267,7 +267,8 @@ pub async fn submit_move(
         .await?;
     Ok(
         HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
-            .json(out),
+            .content_type(actix_web::http::header::ContentType::json())
+            .body(out),
     )
 }
 

@@ -158,9 +158,22 @@ impl NewRows {
     /// Writes the rows and `game`, which must already carry the new move
     /// number and chain head. The version check behind the row lock makes a
     /// second writer fail cleanly rather than fork the log.
-    pub fn write(self, conn: &mut DbConnection, game: &GameRow) -> Result<(), ApiError> {
+    pub fn write(self, conn: &mut DbConnection, game: &mut GameRow) -> Result<(), ApiError> {
+        self.write_with(conn, game, |_, _| Ok(()))
+    }
+
+    /// `write`, with `then` run between the rows and the game row: it sees
+    /// the new rows, and what it changes in `game` (the mails it queued,
+    /// marked in the clocks) is saved with it.
+    pub fn write_with(
+        self,
+        conn: &mut DbConnection,
+        game: &mut GameRow,
+        then: impl FnOnce(&mut DbConnection, &mut GameRow) -> Result<(), ApiError>,
+    ) -> Result<(), ApiError> {
         debug_assert_eq!(game.move_number, self.seq);
         db::insert_moves(conn, &self.rows)?;
+        then(conn, game)?;
         if !db::save(conn, game, self.previous_move_number)? {
             return Err(ApiError::conflict(
                 "concurrent_update",

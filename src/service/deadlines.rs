@@ -29,6 +29,29 @@ pub struct SeatClock {
     /// Automatic decisions the server took for this seat since its player
     /// last decided themselves.
     pub auto_in_a_row: u32,
+    /// What the "your move" mails need to know, kept here so that a move
+    /// need not search the log and the outbox for it. None until the
+    /// seat's first own decision (and in games from before it was kept):
+    /// then it is looked up once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_mail: Option<TurnMail>,
+}
+
+/// A seat's last own decision and last "your move" mail.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TurnMail {
+    /// The log row of the player's last own decision (0: none yet).
+    pub decided: i64,
+    /// The move number the last "your move" mail announced (0: none).
+    pub mailed: i64,
+}
+
+impl TurnMail {
+    /// An earlier "your move" is unanswered while the player has made no
+    /// decision of their own since the move it announced.
+    pub fn unanswered(&self) -> bool {
+        self.mailed > 0 && self.decided <= self.mailed
+    }
 }
 
 /// The two real seats' clocks, as stored in `games.clocks`.
@@ -116,10 +139,18 @@ impl Clocks {
         }
     }
 
-    /// A player's own decision ends any run of automatic ones.
-    pub fn decided_themselves(&mut self, seat: usize) {
+    /// A player's own decision (log row `seq`) ends any run of automatic
+    /// ones and answers any "your move" mail before it.
+    pub fn decided_themselves(&mut self, seat: usize, seq: i64) {
         if let Some(c) = self.seats.get_mut(seat) {
             c.auto_in_a_row = 0;
+            // An unknown earlier mail (None) is answered by this decision
+            // all the same, so 0 stands in for it.
+            let mailed = c.turn_mail.map_or(0, |t| t.mailed);
+            c.turn_mail = Some(TurnMail {
+                decided: seq,
+                mailed,
+            });
         }
     }
 
@@ -356,5 +387,38 @@ mod tests {
         let c = started(5);
         assert_eq!(Clocks::parse(&c.to_json(), 7).unwrap(), c);
         assert_eq!(Clocks::parse("", 2).unwrap(), Clocks::new(2));
+    }
+
+    #[test]
+    fn a_turn_mail_is_answered_only_by_a_later_own_decision() {
+        let mut c = Clocks::new(7);
+        assert_eq!(c.seats[0].turn_mail, None, "unknown until looked up");
+        c.decided_themselves(0, 4);
+        let marks = c.seats[0].turn_mail.unwrap();
+        assert_eq!(
+            marks,
+            TurnMail {
+                decided: 4,
+                mailed: 0
+            }
+        );
+        assert!(!marks.unanswered(), "no mail yet");
+        c.seats[0].turn_mail = Some(TurnMail { mailed: 9, ..marks });
+        assert!(c.seats[0].turn_mail.unwrap().unanswered());
+        // The server deciding for the seat answers nothing; its own does.
+        c.after_decision([true, false], [false, true], Some(0), H, LIMITS);
+        assert!(c.seats[0].turn_mail.unwrap().unanswered());
+        c.decided_themselves(0, 12);
+        assert_eq!(
+            c.seats[0].turn_mail,
+            Some(TurnMail {
+                decided: 12,
+                mailed: 9
+            })
+        );
+        assert!(!c.seats[0].turn_mail.unwrap().unanswered());
+        // Kept with the clocks; games stored without it read as unknown.
+        assert_eq!(Clocks::parse(&c.to_json(), 7).unwrap(), c);
+        assert!(!Clocks::new(7).to_json().contains("turn_mail"));
     }
 }

@@ -149,13 +149,6 @@ pub struct Created {
     pub invite_token: Option<String>,
 }
 
-fn user_seat(players: &[(i32, i64)], user: i64) -> Option<u8> {
-    players
-        .iter()
-        .find(|(_, u)| *u == user)
-        .map(|(s, _)| *s as u8)
-}
-
 /// A game locked for a change by one of its players.
 pub struct Seated {
     pub game: GameRow,
@@ -168,23 +161,21 @@ pub struct Seated {
 /// Locks the game (inside a write transaction) and finds the seat of
 /// `user`, who must play in it.
 pub fn lock_seated(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<Seated, ApiError> {
-    let game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
-    let seats = db::players(conn, game_id)?;
-    let seat = user_seat(&seats, user)
+    let (game, seats) =
+        db::with_seats(conn, game_id, true)?.ok_or_else(|| ApiError::not_found("game"))?;
+    let seat = seats
+        .iter()
+        .position(|u| *u == Some(user))
         .ok_or_else(|| ApiError::forbidden("you do not play in this game"))?;
-    let seat_users = match seats.as_slice() {
-        [(_, a), (_, b)] => [*a, *b],
-        _ => {
-            return Err(ApiError::internal(format!(
-                "game {game_id} has {} seats",
-                seats.len()
-            )));
-        }
+    let [Some(a), Some(b)] = seats else {
+        return Err(ApiError::internal(format!(
+            "game {game_id} has a seat without a player"
+        )));
     };
     Ok(Seated {
         game,
-        seat_users,
-        seat,
+        seat_users: [a, b],
+        seat: seat as u8,
     })
 }
 
@@ -211,12 +202,16 @@ pub fn summary(
 fn seated(conn: &mut DbConnection, game_id: &str) -> Result<Vec<PlayerInfo>, ApiError> {
     Ok(db::seated(conn, game_id)?
         .into_iter()
-        .map(|(seat, user_id, display_name)| PlayerInfo {
-            seat: seat as u8,
-            user_id,
-            display_name,
-        })
+        .map(player_info)
         .collect())
+}
+
+fn player_info((seat, user_id, display_name): (i32, i64, String)) -> PlayerInfo {
+    PlayerInfo {
+        seat: seat as u8,
+        user_id,
+        display_name,
+    }
 }
 
 /// The summary of `game`, seated by `players`, as `viewer` sees it.
@@ -262,8 +257,9 @@ pub fn detail_for(
     game_id: &str,
     user: i64,
 ) -> Result<GameDetail, ApiError> {
-    let game = db::get(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
-    let players = seated(conn, game_id)?;
+    let (game, players) =
+        db::with_players(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+    let players = players.into_iter().map(player_info).collect::<Vec<_>>();
     may_read(&game, user, players.iter().map(|p| p.user_id))?;
     detail_of(&game, players, user)
 }
@@ -304,10 +300,10 @@ pub fn load_for(
     user: i64,
     admin: bool,
 ) -> Result<GameRow, ApiError> {
-    let game = db::get(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+    let (game, seats) =
+        db::with_seats(conn, game_id, false)?.ok_or_else(|| ApiError::not_found("game"))?;
     if !admin {
-        let players = db::players(conn, game_id)?;
-        may_read(&game, user, players.iter().map(|&(_, u)| u))?;
+        may_read(&game, user, seats.into_iter().flatten())?;
     }
     Ok(game)
 }
@@ -554,9 +550,10 @@ pub fn accept(
         finish_update(&mut game, &state, &seats, &rows);
         timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
         let at = rows.at();
-        rows.write(conn, &game)?;
-        notify::accepted(conn, &game, user, at)?;
-        notify::after_move(conn, &game, &state, &seats, Some(user), at)?;
+        rows.write_with(conn, &mut game, |conn, game| {
+            notify::accepted(conn, game, user, at)?;
+            notify::after_move(conn, game, &state, &seats, Some(user), at)
+        })?;
         detail(conn, &game, user)
     })
 }
@@ -621,15 +618,10 @@ pub fn resign(
         rows.push(entry, &[], &state)?;
         end_without_engine_winner(&mut game, &rows, 1 - seat as usize);
         timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
-        rows.write(conn, &game)?;
-        notify::after_move(
-            conn,
-            &game,
-            &state,
-            &seat_users,
-            Some(user),
-            game.updated_at,
-        )?;
+        let at = rows.at();
+        rows.write_with(conn, &mut game, |conn, game| {
+            notify::after_move(conn, game, &state, &seat_users, Some(user), at)
+        })?;
         detail(conn, &game, user)
     })
 }

@@ -160,7 +160,7 @@ pub fn submit(
     req: MoveRequest,
     idempotency: Option<(String, String)>,
     now: Now,
-) -> Result<(u16, serde_json::Value), ApiError> {
+) -> Result<(u16, String), ApiError> {
     crate::store::write_tx(conn, |conn| {
         let Seated {
             mut game,
@@ -176,8 +176,7 @@ pub fn submit(
                     "this Idempotency-Key was used with a different request",
                 ));
             }
-            let body = serde_json::from_str(&rec.response).map_err(ApiError::internal)?;
-            return Ok((rec.status as u16, body));
+            return Ok((rec.status as u16, rec.response));
         }
         let parsed = parse_request(conn, user, game_id, req, now)?;
         games::require_active(&game)?;
@@ -205,12 +204,14 @@ pub fn submit(
         let mut rows = NewRows::after(&game, now.at);
         let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
         rows.push(entry, &events, &state)?;
+        let decision = (seat as usize, rows.seq());
         events.extend(rows.automated_steps(&mut state)?);
         finish_update(&mut game, &state, &seat_users, &rows);
-        timeouts::after_decision(&mut game, was_awaited, &state, Some(seat as usize), now)?;
+        timeouts::after_decision(&mut game, was_awaited, &state, Some(decision), now)?;
         let at = rows.at();
-        rows.write(conn, &game)?;
-        notify::after_move(conn, &game, &state, &seat_users, Some(user), at)?;
+        rows.write_with(conn, &mut game, |conn, game| {
+            notify::after_move(conn, game, &state, &seat_users, Some(user), at)
+        })?;
         let viewer = Some(Seat(seat));
         let outcome = MoveOutcome {
             move_number: game.move_number,
@@ -224,7 +225,9 @@ pub fn submit(
             status: game.status.clone(),
             chain_head: game.chain_head.clone(),
         };
-        let body = serde_json::to_value(&outcome).map_err(ApiError::internal)?;
+        // Serialized once: the same text is the response and, with an
+        // Idempotency-Key, what a retry gets back.
+        let body = serde_json::to_string(&outcome).map_err(ApiError::internal)?;
         if let Some((key, hash)) = idempotency {
             db::idempotency_put(
                 conn,
@@ -233,7 +236,7 @@ pub fn submit(
                     key,
                     request_hash: hash,
                     status: 200,
-                    response: body.to_string(),
+                    response: body.clone(),
                     created_at: now.at,
                 },
             )?;

@@ -3,7 +3,7 @@
 //! what its templates render, computed here from what the recipient may
 //! see; the mail worker adds the links and sends it.
 
-use super::deadlines::Clocks;
+use super::deadlines::{Clocks, TurnMail};
 use super::timeouts;
 use crate::api::problem::ApiError;
 use crate::mail::describe::{self, Names};
@@ -149,7 +149,7 @@ fn to_creator(
 /// `mover`, or "game over" to both players.
 pub fn after_move(
     conn: &mut DbConnection,
-    game: &GameRow,
+    game: &mut GameRow,
     state: &GameState,
     seats: &[i64; 2],
     mover: Option<i64>,
@@ -181,16 +181,18 @@ pub fn after_move(
         if !wants_turn_mail(recipient) {
             continue;
         }
-        let answered = db::last_decision(conn, &game.id, recipient.id)?;
-        // An earlier "your move" is unanswered while no decision of theirs
-        // is logged after the move it announced.
-        if let Some(mailed) = outbox::last_turn_mail(conn, &game.id, recipient.id)?
-            && answered.is_none_or(|seq| seq <= mailed)
-        {
+        let mut clocks = timeouts::clocks(game)?;
+        let marks = match clocks.seats[seat.index()].turn_mail {
+            Some(marks) => marks,
+            None => TurnMail {
+                decided: db::last_decision(conn, &game.id, recipient.id)?.unwrap_or(0),
+                mailed: outbox::last_turn_mail(conn, &game.id, recipient.id)?.unwrap_or(0),
+            },
+        };
+        if marks.unanswered() {
             continue;
         }
-        let since = answered.unwrap_or(0);
-        let context = your_move(conn, game, state, seat, since, &names, recipient)?;
+        let context = your_move(conn, game, state, seat, marks.decided, &names, recipient)?;
         let mail = Mail {
             kind: kind::YOUR_MOVE,
             game,
@@ -201,6 +203,11 @@ pub fn after_move(
             latest: None,
         };
         queue(conn, mail, at)?;
+        clocks.seats[seat.index()].turn_mail = Some(TurnMail {
+            mailed: game.move_number,
+            ..marks
+        });
+        timeouts::store(game, &clocks);
     }
     Ok(())
 }

@@ -42,7 +42,7 @@ pub fn clocks(game: &GameRow) -> Result<Clocks, ApiError> {
         .map_err(|e| ApiError::internal(format!("game {} clocks: {e}", game.id)))
 }
 
-fn store(game: &mut GameRow, clocks: &Clocks) {
+pub(super) fn store(game: &mut GameRow, clocks: &Clocks) {
     game.clocks = clocks.to_json();
     game.wake_at = if game.status == status::ACTIVE {
         clocks.wake_at()
@@ -51,19 +51,21 @@ fn store(game: &mut GameRow, clocks: &Clocks) {
     };
 }
 
-/// Restarts the clocks after a player's own decision (`decided`) or the
-/// start of a game (None), once `game` holds its new status.
+/// Restarts the clocks after a player's own decision (`decided`: the seat
+/// and the log row of its decision) or the start of a game (None), once
+/// `game` holds its new status.
 pub fn after_decision(
     game: &mut GameRow,
     was_awaited: [bool; 2],
     state: &GameState,
-    decided: Option<usize>,
+    decided: Option<(usize, i64)>,
     now: Now,
 ) -> Result<(), ApiError> {
     let mut c = clocks(game)?;
-    if let Some(seat) = decided {
-        c.decided_themselves(seat);
+    if let Some((seat, seq)) = decided {
+        c.decided_themselves(seat, seq);
     }
+    let decided = decided.map(|(seat, _)| seat);
     let now_awaited = if game.status == status::ACTIVE {
         awaited(state)
     } else {
@@ -202,9 +204,10 @@ fn expire(
     c.after_decision(was, now_awaited, Some(seat), now.at, now.limits(game));
     store(game, c);
     let at = rows.at();
-    rows.write(conn, game)?;
-    notify::timed_out(conn, game, &state, seat_users, seat, &taken, at)?;
-    notify::after_move(conn, game, &state, seat_users, None, at)?;
+    rows.write_with(conn, game, |conn, game| {
+        notify::timed_out(conn, game, &state, seat_users, seat, &taken, at)?;
+        notify::after_move(conn, game, &state, seat_users, None, at)
+    })?;
     Ok(Swept {
         automatic: 1,
         ..Swept::default()

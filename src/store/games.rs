@@ -86,6 +86,83 @@ pub fn lock(conn: &mut DbConnection, id: &str) -> StoreResult<Option<GameRow>> {
     })
 }
 
+/// Seat `seat` of game `id` in `game_players`, for a subquery.
+macro_rules! seat_of {
+    ($id:expr, $seat:expr) => {
+        game_players::table
+            .filter(game_players::game_id.eq($id))
+            .filter(game_players::seat.eq($seat))
+    };
+}
+
+/// The game with the users in seat 0 and 1 (None before the game starts),
+/// read in one statement, and locked like `lock` when `lock` is set: a
+/// move's first round trip is its only read.
+pub fn with_seats(
+    conn: &mut DbConnection,
+    id: &str,
+    lock: bool,
+) -> StoreResult<Option<(GameRow, [Option<i64>; 2])>> {
+    let in_seat = |seat: i32| {
+        seat_of!(id, seat)
+            .select(game_players::user_id)
+            .single_value()
+    };
+    // A macro, not a variable: the selection's type depends on the backend.
+    macro_rules! query {
+        () => {
+            games::table
+                .find(id)
+                .select((GameRow::as_select(), in_seat(0), in_seat(1)))
+        };
+    }
+    let found: Option<(GameRow, Option<i64>, Option<i64>)> = match conn {
+        DbConnection::Pg(pg) if lock => query!().for_update().first(pg).optional()?,
+        _ => query!().first(conn).optional()?,
+    };
+    Ok(found.map(|(game, a, b)| (game, [a, b])))
+}
+
+/// A seated player: seat, user id and display name.
+pub type SeatedPlayer = (i32, i64, String);
+
+/// The game with its seated players and their names, in seat order, read
+/// in one statement: a game view's only read.
+pub fn with_players(
+    conn: &mut DbConnection,
+    id: &str,
+) -> StoreResult<Option<(GameRow, Vec<SeatedPlayer>)>> {
+    let user_in = |seat: i32| {
+        seat_of!(id, seat)
+            .select(game_players::user_id)
+            .single_value()
+    };
+    let name_in = |seat: i32| {
+        seat_of!(id, seat)
+            .inner_join(users::table)
+            .select(users::display_name)
+            .single_value()
+    };
+    type Seat = (Option<i64>, Option<String>);
+    let found: Option<(GameRow, Seat, Seat)> = games::table
+        .find(id)
+        .select((
+            GameRow::as_select(),
+            (user_in(0), name_in(0)),
+            (user_in(1), name_in(1)),
+        ))
+        .first(conn)
+        .optional()?;
+    Ok(found.map(|(game, first, second)| {
+        let players = [first, second]
+            .into_iter()
+            .zip(0..)
+            .filter_map(|((user, name), seat)| Some((seat, user?, name?)))
+            .collect();
+        (game, players)
+    }))
+}
+
 /// Like `lock`, but on PostgreSQL `None` also when another transaction
 /// holds the row: a background sweep passes a busy game by and comes back.
 pub fn lock_unless_busy(conn: &mut DbConnection, id: &str) -> StoreResult<Option<GameRow>> {
@@ -159,7 +236,7 @@ pub fn players(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<(i32, 
 
 /// The seated players with their display names, in seat order: one query
 /// for what a game summary shows.
-pub fn seated(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<(i32, i64, String)>> {
+pub fn seated(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<SeatedPlayer>> {
     Ok(game_players::table
         .inner_join(users::table)
         .filter(game_players::game_id.eq(game_id))
