@@ -31,13 +31,19 @@ tag=$$
 app_db=hexpost_load_$tag
 bench_db=hexpost_pgbench_$tag
 work=$(mktemp -d)
+# The server writes its mails to files here (no SMTP_URL), standing in for
+# the SMTP relay of a deployment. On tmpfs: on the root file system the
+# inode allocator, after earlier runs deleted their tens of thousands of
+# mail files, took as much CPU as the load generator.
+MAIL_DIR_PARENT=${MAIL_DIR_PARENT:-/dev/shm}
+mail_dir=$(mktemp -d -p "$MAIL_DIR_PARENT")
 server_pid=
 
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
   psql -qX "$PG_URL/postgres" -c "DROP DATABASE IF EXISTS $app_db WITH (FORCE)" \
     -c "DROP DATABASE IF EXISTS $bench_db WITH (FORCE)" >/dev/null || true
-  rm -rf "$work"
+  rm -rf "$work" "$mail_dir"
 }
 trap cleanup EXIT
 
@@ -67,7 +73,7 @@ sql postgres "DROP DATABASE $bench_db WITH (FORCE)"
 
 echo "== starting hexpost (release) on $app_db"
 sql postgres "CREATE DATABASE $app_db"
-DATABASE_URL="$PG_URL/$app_db" HEXPOST_BIND="127.0.0.1:$PORT" HEXPOST_DATA_DIR="$work" \
+DATABASE_URL="$PG_URL/$app_db" HEXPOST_BIND="127.0.0.1:$PORT" HEXPOST_DATA_DIR="$mail_dir" \
   DATABASE_POOL_SIZE="$CLIENTS" RATE_LIMIT_LOGIN_PER_MINUTE=0 RATE_LIMIT_MOVES_PER_MINUTE=0 \
   RUST_LOG=warn target/release/hexpost serve 2>"$work/server.log" &
 server_pid=$!
