@@ -410,7 +410,9 @@ fn your_move(
     let me = seat.index();
     let mut lines = Vec::new();
     let mut after = since;
-    loop {
+    // Up to the game's move number: a short batch is the last one, and no
+    // query is spent on finding the end.
+    while after < game.move_number {
         let rows = db::moves(conn, &game.id, after, 500)?;
         let Some(last) = rows.last() else { break };
         after = last.seq;
