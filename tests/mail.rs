@@ -678,25 +678,69 @@ fn without_smtp_mails_are_files_and_mail_required_refuses_to_serve() {
     assert!(stderr.contains("SMTP_URL"), "{stderr}");
 }
 
+/// A migrated outbox of its own, on `backend`.
+fn outbox_db(backend: Backend) -> (TempDatabase, hexpost::store::Conn) {
+    let db = TempDatabase::new(backend);
+    let pool = hexpost::store::connect(&db.url, 2).unwrap();
+    let mut conn = pool.get().unwrap();
+    hexpost::store::migrate(&mut conn).unwrap();
+    (db, conn)
+}
+
+/// A mail of `kind` to bob, number `n`, created at `now`, due at `due_at`.
+fn queued(kind: &str, n: i64, now: i64, due_at: i64) -> NewMail {
+    NewMail {
+        kind: kind.into(),
+        game_id: None,
+        user_id: None,
+        recipient: "bob@example.org".into(),
+        context: "{}".into(),
+        message_id: format!("{kind}.{n}"),
+        game_seq: None,
+        due_at,
+        created_at: now,
+    }
+}
+
+#[test]
+fn a_batch_is_marked_sent_only_while_its_lease_holds() {
+    for backend in BACKENDS {
+        let (_db, mut conn) = outbox_db(backend);
+        let now = 1_000_000;
+        for n in 0..2 {
+            outbox::insert(&mut conn, &queued("your_move", n, now, now)).unwrap();
+        }
+        let first = outbox::claim(&mut conn, now, now + 1000, 10).unwrap();
+        let ids: Vec<i64> = first.iter().map(|r| r.id).collect();
+        assert_eq!(ids.len(), 2, "{backend:?}");
+        // The first worker's lease ran out and a second worker took both.
+        let second = outbox::claim(&mut conn, now + 2000, now + 3000, 10).unwrap();
+        assert_eq!(second.iter().map(|r| r.id).collect::<Vec<_>>(), ids);
+        assert_eq!(
+            outbox::mark_all_sent(&mut conn, &ids, now + 1000, now + 2100).unwrap(),
+            0
+        );
+        assert_eq!(
+            outbox::mark_all_sent(&mut conn, &ids, now + 3000, now + 2100).unwrap(),
+            2
+        );
+        for id in ids {
+            let row = outbox::get(&mut conn, id).unwrap().unwrap();
+            assert_eq!(
+                (row.status.as_str(), row.attempts, row.sent_at),
+                ("sent", 1, Some(now + 2100)),
+                "{backend:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_claim_is_a_lease_that_runs_out() {
     for backend in BACKENDS {
-        let db = TempDatabase::new(backend);
-        let pool = hexpost::store::connect(&db.url, 2).unwrap();
-        let mut conn = pool.get().unwrap();
-        hexpost::store::migrate(&mut conn).unwrap();
+        let (_db, mut conn) = outbox_db(backend);
         let now = 1_000_000;
-        let mail = |n: i64| NewMail {
-            kind: "invitation".into(),
-            game_id: None,
-            user_id: None,
-            recipient: "bob@example.org".into(),
-            context: "{}".into(),
-            message_id: format!("invitation.{n}"),
-            game_seq: None,
-            due_at: now + n,
-            created_at: now,
-        };
+        let mail = |n: i64| queued("invitation", n, now, now + n);
         outbox::insert(&mut conn, &mail(0)).unwrap();
         // Not due yet.
         outbox::insert(&mut conn, &mail(10_000)).unwrap();
