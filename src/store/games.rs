@@ -44,6 +44,8 @@ pub mod timeout_policy {
 }
 
 pub mod status {
+    // `wake_due` spells this one out in its SQL.
+    const _: () = assert!(matches!(ACTIVE.as_bytes(), b"active"));
     /// Created, waiting for the invited opponent.
     pub const OPEN: &str = "open";
     pub const ACTIVE: &str = "active";
@@ -181,9 +183,14 @@ pub fn lock_unless_busy(conn: &mut DbConnection, id: &str) -> StoreResult<Option
 
 /// Active games whose reminder or deadline time is at or before `now`.
 pub fn wake_due(conn: &mut DbConnection, now: i64, limit: i64) -> StoreResult<Vec<String>> {
+    // The status is written into the SQL, not bound: PostgreSQL's generic
+    // plan for a bound status has to guess how many games have it, and on
+    // a database of 100,000 finished games it chose to scan the whole
+    // table (128 ms, against 0.2 ms through the status index). With the
+    // literal the planner uses the statistics of 'active' itself.
     Ok(games::table
         .filter(games::wake_at.le(now))
-        .filter(games::status.eq(status::ACTIVE))
+        .filter(games::status.eq(diesel::dsl::sql::<diesel::sql_types::Text>("'active'")))
         .order(games::wake_at.asc())
         .limit(limit)
         .select(games::id)
