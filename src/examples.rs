@@ -248,6 +248,7 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         vacation_days: svc::DEFAULT_VACATION_DAYS as i32,
         clocks: String::new(),
         wake_at: None,
+        version: 0,
     };
     out.insert("CreateGame", request);
     out.insert(

@@ -1,6 +1,7 @@
 //! Submitting moves over HTTP, on SQLite and PostgreSQL: stale move numbers,
-//! idempotent retries, real concurrent duplicates, and moves signed with a
-//! player's registered Ed25519 key (compact JWS).
+//! idempotent retries, real concurrent duplicates, a move that meets
+//! another write of its game, and moves signed with a player's registered
+//! Ed25519 key (compact JWS).
 
 mod common;
 
@@ -447,5 +448,74 @@ fn an_unchanged_game_answers_304_to_its_etag() {
             .client()
             .request("GET", &path, &[("if-none-match", "*")])
             .problem(401, "unauthorized");
+    }
+}
+
+/// A move that meets another write of the game row between its read and
+/// its write (here a change of both clocks, as a vacation makes, holding
+/// the row lock meanwhile) reads the game again: the move applies, and
+/// the other change is kept rather than overwritten with what the move
+/// first read. PostgreSQL only: there the test can see the move wait.
+#[test]
+fn a_move_that_meets_another_write_reads_again_and_keeps_it() {
+    use diesel::connection::SimpleConnection;
+    use diesel::prelude::*;
+    use hexpost::store::games as db;
+    use hexpost::store::schema::games;
+
+    let server = TestServer::start(common::Backend::Postgres);
+    let api = server.client();
+    let (a, b, id) = api.new_game("standard", json!({}));
+    let (p, _, view) = awaited([&a, &b], &id);
+    let n = view["move_number"].as_i64().unwrap();
+    let action = a_legal_move(&view);
+    let pool = server.db();
+    let mut holder = pool.get().unwrap();
+    let mut watcher = pool.get().unwrap();
+    let before = db::get(&mut holder, &id).unwrap().unwrap();
+    let mut clocks: Value = serde_json::from_str(&before.clocks).unwrap();
+    for seat in 0..2 {
+        clocks["seats"][seat]["vacation_left_ms"] = 4242.into();
+    }
+
+    holder.batch_execute("BEGIN").unwrap();
+    diesel::update(games::table.find(&id))
+        .set((
+            games::clocks.eq(clocks.to_string()),
+            games::version.eq(games::version + 1),
+        ))
+        .execute(&mut *holder)
+        .unwrap();
+    let reply = std::thread::scope(|s| {
+        let mover = s.spawn(|| p.submit(&id, n, &action));
+        // The move read the committed row; its write now waits for ours.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let waiting: i64 = diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                "SELECT count(*) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .get_result(&mut *watcher)
+            .unwrap();
+            if waiting > 0 {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the move never waited for the row lock"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        holder.batch_execute("COMMIT").unwrap();
+        mover.join().unwrap()
+    });
+
+    assert_eq!(reply.ok()["move_number"], n + 1, "{}", reply.body);
+    let after = db::get(&mut watcher, &id).unwrap().unwrap();
+    assert_eq!(after.move_number, n + 1);
+    assert_eq!(after.version, before.version + 2);
+    let kept: Value = serde_json::from_str(&after.clocks).unwrap();
+    for seat in 0..2 {
+        assert_eq!(kept["seats"][seat]["vacation_left_ms"], 4242, "{kept}");
     }
 }

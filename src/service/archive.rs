@@ -394,6 +394,7 @@ fn check_document(
         // Only finished games are imported: no deadline runs.
         clocks: String::new(),
         wake_at: None,
+        version: 0,
     };
     Ok((game, rows))
 }

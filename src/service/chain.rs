@@ -1,10 +1,13 @@
-//! Writing the move log: every row a transaction adds, each chained to the
-//! one before it, then the game row that now points at the last of them.
+//! Writing the move log: every row a change adds, each chained to the one
+//! before it, written with the game row that now points at the last of them
+//! and the mails the change queues.
 
 use super::audit::{self, ServerAction};
 use crate::api::problem::ApiError;
 use crate::store::DbConnection;
-use crate::store::games::{self as db, GameRow, MoveRow};
+use crate::store::change::{self, Change};
+use crate::store::games::{GameRow, IdempotencyRecord, MoveRow};
+use crate::store::outbox::NewMail;
 use hexpost_engine::{Event, GameState};
 use serde::Serialize;
 
@@ -59,17 +62,17 @@ impl Entry {
     }
 }
 
-/// The rows one transaction appends after a game's current chain head,
-/// all stamped with the transaction's time.
+/// The rows one change appends after a game's current chain head, all
+/// stamped with the change's time, and the mails it queues.
 pub struct NewRows {
     game_id: String,
     at: i64,
     head: String,
     seq: i64,
-    previous_move_number: i64,
     rows: Vec<MoveRow>,
     /// The state after the last row, as stored in the game row.
     state_json: Option<String>,
+    mails: Vec<NewMail>,
 }
 
 impl NewRows {
@@ -79,9 +82,9 @@ impl NewRows {
             at,
             head: game.chain_head.clone(),
             seq: game.move_number,
-            previous_move_number: game.move_number,
             rows: Vec::new(),
             state_json: None,
+            mails: Vec::new(),
         }
     }
 
@@ -100,9 +103,16 @@ impl NewRows {
         self.at
     }
 
-    /// The rows so far, in order.
+    /// The rows so far, in order. They are not in the database until the
+    /// change is written: whoever describes them reads them here.
     pub fn rows(&self) -> &[MoveRow] {
         &self.rows
+    }
+
+    /// Queues `mail` with the change: it exists exactly when the change was
+    /// written.
+    pub fn queue(&mut self, mail: NewMail) {
+        self.mails.push(mail);
     }
 
     /// The engine state after the last row, serialized once for both its
@@ -155,31 +165,48 @@ impl NewRows {
         Ok(all)
     }
 
-    /// Writes the rows and `game`, which must already carry the new move
-    /// number and chain head. The version check behind the row lock makes a
-    /// second writer fail cleanly rather than fork the log.
+    /// Writes the rows, their mails and `game`, which must already carry
+    /// the new move number and chain head (and, in its clocks, the mails
+    /// queued), inside the caller's transaction that holds the game row's
+    /// lock.
     pub fn write(self, conn: &mut DbConnection, game: &mut GameRow) -> Result<(), ApiError> {
-        self.write_with(conn, game, |_, _| Ok(()))
-    }
-
-    /// `write`, with `then` run between the rows and the game row: it sees
-    /// the new rows, and what it changes in `game` (the mails it queued,
-    /// marked in the clocks) is saved with it.
-    pub fn write_with(
-        self,
-        conn: &mut DbConnection,
-        game: &mut GameRow,
-        then: impl FnOnce(&mut DbConnection, &mut GameRow) -> Result<(), ApiError>,
-    ) -> Result<(), ApiError> {
-        debug_assert_eq!(game.move_number, self.seq);
-        db::insert_moves(conn, &self.rows)?;
-        then(conn, game)?;
-        if !db::save(conn, game, self.previous_move_number)? {
+        if !self.write_change(conn, game, None, change::write)? {
+            // The lock rules this out; the version check is a second line
+            // of defence.
             return Err(ApiError::conflict(
                 "concurrent_update",
                 "the game changed meanwhile; retry",
             ));
         }
         Ok(())
+    }
+
+    /// Writes the change without a transaction or lock around it (a move):
+    /// `false`, and nothing written, when the game row is no longer the
+    /// version `game` was read at.
+    pub fn write_alone(
+        self,
+        conn: &mut DbConnection,
+        game: &mut GameRow,
+        idempotency: Option<&IdempotencyRecord>,
+    ) -> Result<bool, ApiError> {
+        self.write_change(conn, game, idempotency, change::write_alone)
+    }
+
+    fn write_change(
+        self,
+        conn: &mut DbConnection,
+        game: &mut GameRow,
+        idempotency: Option<&IdempotencyRecord>,
+        how: fn(&mut DbConnection, Change) -> crate::store::StoreResult<bool>,
+    ) -> Result<bool, ApiError> {
+        debug_assert_eq!(game.move_number, self.seq);
+        let change = Change {
+            game,
+            moves: &self.rows,
+            mails: &self.mails,
+            idempotency,
+        };
+        Ok(how(conn, change)?)
     }
 }

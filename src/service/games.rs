@@ -149,7 +149,7 @@ pub struct Created {
     pub invite_token: Option<String>,
 }
 
-/// A game locked for a change by one of its players.
+/// A game read for a change by one of its players.
 pub struct Seated {
     pub game: GameRow,
     /// The users in seat 0 and 1.
@@ -161,8 +161,23 @@ pub struct Seated {
 /// Locks the game (inside a write transaction) and finds the seat of
 /// `user`, who must play in it.
 pub fn lock_seated(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<Seated, ApiError> {
+    seated_in(conn, game_id, user, true)
+}
+
+/// `lock_seated` without the lock: for a change that is written only if
+/// the game row is still the version read (a move).
+pub fn read_seated(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<Seated, ApiError> {
+    seated_in(conn, game_id, user, false)
+}
+
+fn seated_in(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+    lock: bool,
+) -> Result<Seated, ApiError> {
     let (game, seats) =
-        db::with_seats(conn, game_id, true)?.ok_or_else(|| ApiError::not_found("game"))?;
+        db::with_seats(conn, game_id, lock)?.ok_or_else(|| ApiError::not_found("game"))?;
     let seat = seats
         .iter()
         .position(|u| *u == Some(user))
@@ -427,6 +442,7 @@ pub fn create(
         vacation_days: vacation_days as i32,
         clocks: String::new(),
         wake_at: None,
+        version: 0,
     };
     crate::store::write_tx(conn, |conn| {
         db::insert_game(conn, &row)?;
@@ -549,11 +565,9 @@ pub fn accept(
         game.status = status::ACTIVE.into();
         finish_update(&mut game, &state, &seats, &rows);
         timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
-        let at = rows.at();
-        rows.write_with(conn, &mut game, |conn, game| {
-            notify::accepted(conn, game, user, at)?;
-            notify::after_move(conn, game, &state, &seats, Some(user), at)
-        })?;
+        notify::accepted(conn, &game, user, rows.at())?;
+        notify::after_move(conn, &mut game, &state, &seats, Some(user), &mut rows)?;
+        rows.write(conn, &mut game)?;
         detail(conn, &game, user)
     })
 }
@@ -564,10 +578,9 @@ pub fn decline(conn: &mut DbConnection, token: &str, now: Now) -> Result<(), Api
         let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
         db::set_invitation_status(conn, &inv.id, "declined")?;
         if game.status == status::OPEN {
-            let prev = game.move_number;
             game.status = status::DECLINED.into();
             game.updated_at = now.at;
-            db::save(conn, &game, prev)?;
+            db::save(conn, &mut game)?;
             notify::declined(conn, &game, &inv.email, game.updated_at)?;
         }
         Ok(())
@@ -591,10 +604,9 @@ pub fn cancel(
                 "only a game that has not started can be cancelled",
             ));
         }
-        let prev = game.move_number;
         game.status = status::CANCELLED.into();
         game.updated_at = now.at;
-        db::save(conn, &game, prev)?;
+        db::save(conn, &mut game)?;
         summary(conn, &game, user)
     })
 }
@@ -618,10 +630,8 @@ pub fn resign(
         rows.push(entry, &[], &state)?;
         end_without_engine_winner(&mut game, &rows, 1 - seat as usize);
         timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
-        let at = rows.at();
-        rows.write_with(conn, &mut game, |conn, game| {
-            notify::after_move(conn, game, &state, &seat_users, Some(user), at)
-        })?;
+        notify::after_move(conn, &mut game, &state, &seat_users, Some(user), &mut rows)?;
+        rows.write(conn, &mut game)?;
         detail(conn, &game, user)
     })
 }

@@ -151,8 +151,20 @@ fn verify_jws(conn: &mut DbConnection, user: i64, jws: &str) -> Result<MoveClaim
     ))
 }
 
-/// Applies one move in one transaction with every automated step it
-/// triggers, the log rows and the game row update.
+/// How often a move is read and checked again when the game changed
+/// between its read and its write. A concurrent move makes the next
+/// attempt stale at once; a reminder or a vacation does not, and two of
+/// them within one move's few milliseconds are unheard of.
+const ATTEMPTS: usize = 3;
+
+/// Applies one move with every automated step it triggers, its log rows,
+/// the game row update and the mails it causes, written as one change.
+///
+/// The game is read without a lock, and the change is written only if the
+/// game row is still the version read (see `store::change`). When another
+/// change came first, the move is read and checked again: a concurrent
+/// duplicate then finds itself stale, or, sent with the same
+/// Idempotency-Key, gets the first one's response.
 pub fn submit(
     conn: &mut DbConnection,
     user: i64,
@@ -161,88 +173,101 @@ pub fn submit(
     idempotency: Option<(String, String)>,
     now: Now,
 ) -> Result<(u16, String), ApiError> {
-    crate::store::write_tx(conn, |conn| {
-        let Seated {
-            mut game,
-            seat_users,
-            seat,
-        } = games::lock_seated(conn, game_id, user)?;
-        if let Some((key, hash)) = &idempotency
-            && let Some(rec) = db::idempotency_get(conn, user, key)?
-        {
-            if &rec.request_hash != hash {
-                return Err(ApiError::unprocessable(
-                    "idempotency_key_reused",
-                    "this Idempotency-Key was used with a different request",
-                ));
-            }
-            return Ok((rec.status as u16, rec.response));
+    for _ in 0..ATTEMPTS {
+        let attempt = attempt(conn, user, game_id, req.clone(), idempotency.as_ref(), now)?;
+        if let Some(response) = attempt {
+            return Ok(response);
         }
-        let parsed = parse_request(conn, user, game_id, req, now)?;
-        games::require_active(&game)?;
-        if parsed.expected != game.move_number {
-            let current = games::detail(conn, &game, user)?;
-            return Err(ApiError::conflict(
-                "stale_move",
-                format!(
-                    "expected move number {}, the game is at {}",
-                    parsed.expected, game.move_number
-                ),
-            )
-            .with("current_move_number", game.move_number)
-            .with("game", current));
+    }
+    Err(ApiError::conflict(
+        "concurrent_update",
+        "the game kept changing while this move was applied; send it again",
+    ))
+}
+
+/// One read-check-write of `submit`; None when the game changed before the
+/// write.
+fn attempt(
+    conn: &mut DbConnection,
+    user: i64,
+    game_id: &str,
+    req: MoveRequest,
+    idempotency: Option<&(String, String)>,
+    now: Now,
+) -> Result<Option<(u16, String)>, ApiError> {
+    let Seated {
+        mut game,
+        seat_users,
+        seat,
+    } = games::read_seated(conn, game_id, user)?;
+    if let Some((key, hash)) = idempotency
+        && let Some(rec) = db::idempotency_get(conn, user, key)?
+    {
+        if &rec.request_hash != hash {
+            return Err(ApiError::unprocessable(
+                "idempotency_key_reused",
+                "this Idempotency-Key was used with a different request",
+            ));
         }
-        let mut state = engine_state(&game)?;
-        let was_awaited = timeouts::awaited(&state);
-        let mut events = state
-            .apply_decision(Seat(seat), &parsed.action)
-            .map_err(|e| {
-                ApiError::unprocessable("illegal_move", format!("illegal move: {e}"))
-                    .with("reason", &e)
-                    .with("move_number", game.move_number)
-            })?;
-        let mut rows = NewRows::after(&game, now.at);
-        let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
-        rows.push(entry, &events, &state)?;
-        let decision = (seat as usize, rows.seq());
-        events.extend(rows.automated_steps(&mut state)?);
-        finish_update(&mut game, &state, &seat_users, &rows);
-        timeouts::after_decision(&mut game, was_awaited, &state, Some(decision), now)?;
-        let at = rows.at();
-        rows.write_with(conn, &mut game, |conn, game| {
-            notify::after_move(conn, game, &state, &seat_users, Some(user), at)
+        return Ok(Some((rec.status as u16, rec.response)));
+    }
+    let parsed = parse_request(conn, user, game_id, req, now)?;
+    games::require_active(&game)?;
+    if parsed.expected != game.move_number {
+        let current = games::detail(conn, &game, user)?;
+        return Err(ApiError::conflict(
+            "stale_move",
+            format!(
+                "expected move number {}, the game is at {}",
+                parsed.expected, game.move_number
+            ),
+        )
+        .with("current_move_number", game.move_number)
+        .with("game", current));
+    }
+    let mut state = engine_state(&game)?;
+    let was_awaited = timeouts::awaited(&state);
+    let mut events = state
+        .apply_decision(Seat(seat), &parsed.action)
+        .map_err(|e| {
+            ApiError::unprocessable("illegal_move", format!("illegal move: {e}"))
+                .with("reason", &e)
+                .with("move_number", game.move_number)
         })?;
-        let viewer = Some(Seat(seat));
-        let outcome = MoveOutcome {
-            move_number: game.move_number,
-            events: events.iter().map(|e| e.redacted_for(viewer)).collect(),
-            view: state.view(viewer),
-            legal_actions: if game.status == status::ACTIVE {
-                state.legal_actions(Seat(seat))
-            } else {
-                Vec::new()
-            },
-            status: game.status.clone(),
-            chain_head: game.chain_head.clone(),
-        };
-        // Serialized once: the same text is the response and, with an
-        // Idempotency-Key, what a retry gets back.
-        let body = serde_json::to_string(&outcome).map_err(ApiError::internal)?;
-        if let Some((key, hash)) = idempotency {
-            db::idempotency_put(
-                conn,
-                &IdempotencyRecord {
-                    user_id: user,
-                    key,
-                    request_hash: hash,
-                    status: 200,
-                    response: body.clone(),
-                    created_at: now.at,
-                },
-            )?;
-        }
-        Ok((200, body))
-    })
+    let mut rows = NewRows::after(&game, now.at);
+    let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
+    rows.push(entry, &events, &state)?;
+    let decision = (seat as usize, rows.seq());
+    events.extend(rows.automated_steps(&mut state)?);
+    finish_update(&mut game, &state, &seat_users, &rows);
+    timeouts::after_decision(&mut game, was_awaited, &state, Some(decision), now)?;
+    notify::after_move(conn, &mut game, &state, &seat_users, Some(user), &mut rows)?;
+    let viewer = Some(Seat(seat));
+    let outcome = MoveOutcome {
+        move_number: game.move_number,
+        events: events.iter().map(|e| e.redacted_for(viewer)).collect(),
+        view: state.view(viewer),
+        legal_actions: if game.status == status::ACTIVE {
+            state.legal_actions(Seat(seat))
+        } else {
+            Vec::new()
+        },
+        status: game.status.clone(),
+        chain_head: game.chain_head.clone(),
+    };
+    // Serialized once: the same text is the response and, with an
+    // Idempotency-Key, what a retry gets back.
+    let body = serde_json::to_string(&outcome).map_err(ApiError::internal)?;
+    let record = idempotency.map(|(key, hash)| IdempotencyRecord {
+        user_id: user,
+        key: key.clone(),
+        request_hash: hash.clone(),
+        status: 200,
+        response: body.clone(),
+        created_at: now.at,
+    });
+    let written = rows.write_alone(conn, &mut game, record.as_ref())?;
+    Ok(written.then_some((200, body)))
 }
 
 #[derive(Serialize, ToSchema, Debug)]

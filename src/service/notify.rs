@@ -1,14 +1,15 @@
-//! Which mails a use case causes, queued in the use case's own transaction
+//! Which mails a use case causes, written with the use case's own change
 //! (so a mail exists exactly when its cause was committed). Each row holds
 //! what its templates render, computed here from what the recipient may
 //! see; the mail worker adds the links and sends it.
 
+use super::chain::NewRows;
 use super::deadlines::{Clocks, TurnMail};
 use super::timeouts;
 use crate::api::problem::ApiError;
 use crate::mail::describe::{self, Names};
 use crate::mail::schedule::LocalTime;
-use crate::store::games::{self as db, GameRow, status, timeout_policy};
+use crate::store::games::{self as db, GameRow, MoveRow, status, timeout_policy};
 use crate::store::outbox::{self, NewMail, kind};
 use crate::store::{DbConnection, users};
 use hexpost_engine::{Event, GameState, Seat};
@@ -31,7 +32,8 @@ struct Mail<'a> {
     latest: Option<i64>,
 }
 
-fn queue(conn: &mut DbConnection, mail: Mail, at: i64) -> Result<(), ApiError> {
+/// The outbox row of `mail`.
+fn compose(mail: Mail, at: i64) -> NewMail {
     let mut context = mail.context;
     context["game_id"] = mail.game.id.clone().into();
     context["variant"] = describe::words(&mail.game.variant).into();
@@ -39,21 +41,22 @@ fn queue(conn: &mut DbConnection, mail: Mail, at: i64) -> Result<(), ApiError> {
         Some(later) if mail.latest.is_none_or(|l| later < l) => later,
         _ => at,
     };
-    outbox::insert(
-        conn,
-        &NewMail {
-            kind: mail.kind.into(),
-            game_id: Some(mail.game.id.clone()),
-            user_id: mail.user.map(|u| u.id),
-            recipient: mail.recipient.into(),
-            context: context.to_string(),
-            message_id: format!("{}.{}", mail.kind, uuid::Uuid::new_v4()),
-            game_seq: mail.game_seq,
-            due_at,
-            created_at: at,
-        },
-    )?;
-    Ok(())
+    NewMail {
+        kind: mail.kind.into(),
+        game_id: Some(mail.game.id.clone()),
+        user_id: mail.user.map(|u| u.id),
+        recipient: mail.recipient.into(),
+        context: context.to_string(),
+        message_id: format!("{}.{}", mail.kind, uuid::Uuid::new_v4()),
+        game_seq: mail.game_seq,
+        due_at,
+        created_at: at,
+    }
+}
+
+/// Queues `mail` in the caller's transaction.
+fn queue(conn: &mut DbConnection, mail: Mail, at: i64) -> Result<(), ApiError> {
+    Ok(outbox::insert(conn, &compose(mail, at))?)
 }
 
 fn user(conn: &mut DbConnection, id: i64) -> Result<users::User, ApiError> {
@@ -144,17 +147,18 @@ fn to_creator(
     queue(conn, mail, at)
 }
 
-/// After log rows were written for `game` (already saved with its new
-/// status and move number): "your move" to each awaited player other than
-/// `mover`, or "game over" to both players.
+/// With the log rows of `rows`, for `game` as it will be saved (with its
+/// new status and move number): "your move" to each awaited player other
+/// than `mover`, or "game over" to both players, queued with the rows.
 pub fn after_move(
     conn: &mut DbConnection,
     game: &mut GameRow,
     state: &GameState,
     seats: &[i64; 2],
     mover: Option<i64>,
-    at: i64,
+    rows: &mut NewRows,
 ) -> Result<(), ApiError> {
+    let at = rows.at();
     let over = game.status == status::FINISHED;
     let awaited: Vec<Seat> = state
         .awaiting()
@@ -170,12 +174,15 @@ pub fn after_move(
     let people = users::pair(conn, *seats)?;
     let names = names_of(&people);
     if over {
-        return game_over(conn, game, state, &people, &names, None, at);
+        for mail in game_over(game, state, &people, &names, None, at) {
+            rows.queue(mail);
+        }
+        return Ok(());
     }
     for seat in awaited {
         let recipient = &people[seat.index()];
         if recipient.notify == users::notify::DIGEST {
-            schedule_digest(conn, recipient, at)?;
+            rows.queue(digest_mail(recipient, at));
             continue;
         }
         if !wants_turn_mail(recipient) {
@@ -185,14 +192,27 @@ pub fn after_move(
         let marks = match clocks.seats[seat.index()].turn_mail {
             Some(marks) => marks,
             None => TurnMail {
-                decided: db::last_decision(conn, &game.id, recipient.id)?.unwrap_or(0),
+                decided: db::last_decision(conn, &game.id, recipient.id)?
+                    .into_iter()
+                    .chain(
+                        rows.rows()
+                            .iter()
+                            .filter(|r| r.user_id == Some(recipient.id))
+                            .map(|r| r.seq),
+                    )
+                    .max()
+                    .unwrap_or(0),
                 mailed: outbox::last_turn_mail(conn, &game.id, recipient.id)?.unwrap_or(0),
             },
         };
         if marks.unanswered() {
             continue;
         }
-        let context = your_move(conn, game, state, seat, marks.decided, &names, recipient)?;
+        let since = Since {
+            seq: marks.decided,
+            unwritten: rows.rows(),
+        };
+        let context = your_move(conn, game, state, seat, since, &names, recipient)?;
         let mail = Mail {
             kind: kind::YOUR_MOVE,
             game,
@@ -202,7 +222,7 @@ pub fn after_move(
             context,
             latest: None,
         };
-        queue(conn, mail, at)?;
+        rows.queue(compose(mail, at));
         clocks.seats[seat.index()].turn_mail = Some(TurnMail {
             mailed: game.move_number,
             ..marks
@@ -270,8 +290,9 @@ pub fn timed_out(
     seats: &[i64; 2],
     seat: usize,
     taken: &[Event],
-    at: i64,
+    rows: &mut NewRows,
 ) -> Result<(), ApiError> {
+    let at = rows.at();
     let people = users::pair(conn, *seats)?;
     let person = &people[seat];
     if !wants_game_mail(person) {
@@ -300,7 +321,8 @@ pub fn timed_out(
         context,
         latest: None,
     };
-    queue(conn, mail, at)
+    rows.queue(compose(mail, at));
+    Ok(())
 }
 
 /// Game over after the player of `seat` ran out of time.
@@ -319,7 +341,10 @@ pub fn forfeited(
         names.0[seat],
         names.0[1 - seat]
     );
-    game_over(conn, game, state, &people, &names, Some(result), at)
+    for mail in game_over(game, state, &people, &names, Some(result), at) {
+        outbox::insert(conn, &mail)?;
+    }
+    Ok(())
 }
 
 /// Makes sure a digest goes to `person` at their next digest hour (one a
@@ -329,23 +354,26 @@ pub fn schedule_digest(
     person: &users::User,
     at: i64,
 ) -> Result<(), ApiError> {
-    let (when, date) = LocalTime::of(person).next_digest(at);
-    outbox::insert_once(
-        conn,
-        &NewMail {
-            kind: kind::DIGEST.into(),
-            game_id: None,
-            user_id: Some(person.id),
-            recipient: person.email.clone(),
-            // Filled in when it is sent: the games waiting then.
-            context: "{}".into(),
-            message_id: format!("digest.{}.{date}", person.id),
-            game_seq: None,
-            due_at: when,
-            created_at: at,
-        },
-    )?;
+    outbox::insert_once(conn, &digest_mail(person, at))?;
     Ok(())
+}
+
+/// The digest that goes to `person` at their next digest hour: one a day,
+/// as its Message-ID names the day, and the outbox keeps the first queued.
+fn digest_mail(person: &users::User, at: i64) -> NewMail {
+    let (when, date) = LocalTime::of(person).next_digest(at);
+    NewMail {
+        kind: kind::DIGEST.into(),
+        game_id: None,
+        user_id: Some(person.id),
+        recipient: person.email.clone(),
+        // Filled in when it is sent: the games waiting then.
+        context: "{}".into(),
+        message_id: format!("digest.{}.{date}", person.id),
+        game_seq: None,
+        due_at: when,
+        created_at: at,
+    }
 }
 
 /// The most events of one game a digest lists (the latest ones).
@@ -370,7 +398,10 @@ pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Ap
         };
         let people = users::pair(conn, [seats[0].1, seats[1].1])?;
         let state = super::engine_state(&game)?;
-        let since = db::last_decision(conn, &game.id, user_id)?.unwrap_or(0);
+        let since = Since {
+            seq: db::last_decision(conn, &game.id, user_id)?.unwrap_or(0),
+            unwritten: &[],
+        };
         let mut item = your_move(
             conn,
             &game,
@@ -396,35 +427,53 @@ pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Ap
     Ok(Some(json!({"player": person.display_name, "games": games})))
 }
 
-/// What `seat` needs to decide: the events after log row `since` (its
-/// player's last decision) and its hand, both as that seat may see them.
+/// The log rows after a player's last decision: those stored, then the
+/// ones the change being written adds.
+struct Since<'a> {
+    /// The player's last decision (0 for none).
+    seq: i64,
+    unwritten: &'a [MoveRow],
+}
+
+/// What `seat` needs to decide: the events after its player's last
+/// decision and its hand, both as that seat may see them.
 fn your_move(
     conn: &mut DbConnection,
     game: &GameRow,
     state: &GameState,
     seat: Seat,
-    since: i64,
+    since: Since,
     names: &Names,
     reader: &users::User,
 ) -> Result<Value, ApiError> {
     let me = seat.index();
     let mut lines = Vec::new();
-    let mut after = since;
-    // Up to the game's move number: a short batch is the last one, and no
+    let mut describe_row = |row: &MoveRow| -> Result<(), ApiError> {
+        let events: Vec<Event> = serde_json::from_str(&row.events).map_err(ApiError::internal)?;
+        lines.extend(
+            events
+                .iter()
+                .map(|e| describe::event(&e.redacted_for(Some(seat)), names)),
+        );
+        Ok(())
+    };
+    let stored_until = since
+        .unwritten
+        .first()
+        .map_or(game.move_number, |r| r.seq - 1);
+    let mut after = since.seq;
+    // Up to the last stored row: a short batch is the last one, and no
     // query is spent on finding the end.
-    while after < game.move_number {
+    while after < stored_until {
         let rows = db::moves(conn, &game.id, after, 500)?;
         let Some(last) = rows.last() else { break };
         after = last.seq;
-        for row in &rows {
-            let events: Vec<Event> =
-                serde_json::from_str(&row.events).map_err(ApiError::internal)?;
-            lines.extend(
-                events
-                    .iter()
-                    .map(|e| describe::event(&e.redacted_for(Some(seat)), names)),
-            );
+        for row in rows.iter().take_while(|r| r.seq <= stored_until) {
+            describe_row(row)?;
         }
+    }
+    for row in since.unwritten.iter().filter(|r| r.seq > since.seq) {
+        describe_row(row)?;
     }
     let omitted = lines.len().saturating_sub(MAX_EVENTS);
     let view = state.view(Some(seat));
@@ -472,14 +521,13 @@ fn scores(
 /// Game over, to both players; `result` says how it ended when the engine
 /// alone cannot tell (a forfeit).
 fn game_over(
-    conn: &mut DbConnection,
     game: &GameRow,
     state: &GameState,
     people: &[users::User; 2],
     names: &Names,
     result: Option<String>,
     at: i64,
-) -> Result<(), ApiError> {
+) -> Vec<NewMail> {
     let result = result.unwrap_or_else(|| match game.winner_seat.map(|w| w.clamp(0, 1) as usize) {
         Some(w) if state.winner.is_some() => format!("{} won", names.0[w]),
         // The engine has no winner when a player resigned.
@@ -488,6 +536,7 @@ fn game_over(
     });
     let view = state.view(None);
     let scores = scores(&view, names, |p| p.final_vp.unwrap_or(p.visible_vp));
+    let mut mails = Vec::new();
     for person in people {
         if !wants_game_mail(person) {
             continue;
@@ -508,9 +557,9 @@ fn game_over(
             context,
             latest: None,
         };
-        queue(conn, mail, at)?;
+        mails.push(compose(mail, at));
     }
-    Ok(())
+    mails
 }
 
 /// Queues failed mails again (one, or all with `id` None), logged as the

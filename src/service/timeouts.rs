@@ -106,11 +106,10 @@ pub fn sweep_game(conn: &mut DbConnection, game_id: &str, now: Now) -> Result<Sw
         let Some(mut game) = db::lock_unless_busy(conn, game_id)? else {
             return Ok(Swept::default());
         };
-        let previous = game.move_number;
         if game.status != status::ACTIVE {
             if game.wake_at.is_some() {
                 game.wake_at = None;
-                db::save(conn, &game, previous)?;
+                db::save(conn, &mut game)?;
             }
             return Ok(Swept::default());
         }
@@ -137,7 +136,7 @@ pub fn sweep_game(conn: &mut DbConnection, game_id: &str, now: Now) -> Result<Sw
             }
         }
         store(&mut game, &c);
-        db::save(conn, &game, previous)?;
+        db::save(conn, &mut game)?;
         Ok(swept)
     })
 }
@@ -164,7 +163,7 @@ fn expire(
         c.seats[seat].due_at = None;
         c.seats[seat].remind_at = None;
         store(game, c);
-        db::save(conn, game, game.move_number)?;
+        db::save(conn, game)?;
         return Ok(Swept::default());
     }
     let mut taken: Vec<Event> = Vec::new();
@@ -203,11 +202,9 @@ fn expire(
     };
     c.after_decision(was, now_awaited, Some(seat), now.at, now.limits(game));
     store(game, c);
-    let at = rows.at();
-    rows.write_with(conn, game, |conn, game| {
-        notify::timed_out(conn, game, &state, seat_users, seat, &taken, at)?;
-        notify::after_move(conn, game, &state, seat_users, None, at)
-    })?;
+    notify::timed_out(conn, game, &state, seat_users, seat, &taken, &mut rows)?;
+    notify::after_move(conn, game, &state, seat_users, None, &mut rows)?;
+    rows.write(conn, game)?;
     Ok(Swept {
         automatic: 1,
         ..Swept::default()
@@ -263,7 +260,7 @@ pub fn vacation(
         })?;
         store(&mut game, &c);
         game.updated_at = now.at;
-        db::save(conn, &game, game.move_number)?;
+        db::save(conn, &mut game)?;
         games::detail(conn, &game, user)
     })
 }

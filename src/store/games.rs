@@ -34,6 +34,9 @@ pub struct GameRow {
     pub clocks: String,
     /// The earliest reminder or deadline; None when none is set.
     pub wake_at: Option<i64>,
+    /// Raised by every write of the row: a writer that did not lock the
+    /// row writes only if it is still the version it read.
+    pub version: i64,
 }
 
 pub mod timeout_policy {
@@ -197,17 +200,15 @@ pub fn wake_due(conn: &mut DbConnection, now: i64, limit: i64) -> StoreResult<Ve
         .load(conn)?)
 }
 
-/// Writes the game row after a move; `false` when the row moved on in the
-/// meantime (the version check is a second line of defence behind the lock).
-pub fn save(
-    conn: &mut DbConnection,
-    row: &GameRow,
-    previous_move_number: i64,
-) -> StoreResult<bool> {
+/// Writes the game row as changed in memory, only if its stored version is
+/// still `row.version` (the version read), and raises both; `false` when
+/// another writer came first. Under a row lock that cannot happen; a move,
+/// which reads without one, reads again then.
+pub fn save(conn: &mut DbConnection, row: &mut GameRow) -> StoreResult<bool> {
     let n = diesel::update(
         games::table
             .filter(games::id.eq(&row.id))
-            .filter(games::move_number.eq(previous_move_number)),
+            .filter(games::version.eq(row.version)),
     )
     .set((
         games::status.eq(&row.status),
@@ -220,8 +221,12 @@ pub fn save(
         games::finished_at.eq(row.finished_at),
         games::clocks.eq(&row.clocks),
         games::wake_at.eq(row.wake_at),
+        games::version.eq(row.version + 1),
     ))
     .execute(conn)?;
+    if n == 1 {
+        row.version += 1;
+    }
     Ok(n == 1)
 }
 
@@ -573,13 +578,6 @@ pub fn idempotency_get(
         .select(IdempotencyRecord::as_select())
         .first(conn)
         .optional()?)
-}
-
-pub fn idempotency_put(conn: &mut DbConnection, rec: &IdempotencyRecord) -> StoreResult<()> {
-    diesel::insert_into(idempotency_keys::table)
-        .values(rec)
-        .execute(conn)?;
-    Ok(())
 }
 
 pub fn admin_log(

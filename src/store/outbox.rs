@@ -75,29 +75,19 @@ pub fn insert(conn: &mut DbConnection, mail: &NewMail) -> StoreResult<()> {
 /// Inserts `mail` unless one with its Message-ID is queued already;
 /// returns whether it was inserted.
 pub fn insert_once(conn: &mut DbConnection, mail: &NewMail) -> StoreResult<bool> {
-    let exists = outbox::table
-        .filter(outbox::message_id.eq(&mail.message_id))
-        .count()
-        .get_result::<i64>(conn)?
-        > 0;
-    if exists {
-        return Ok(false);
-    }
-    let inserted = match conn {
-        // A unique violation does not end an SQLite transaction.
-        DbConnection::Sqlite(_) => insert(conn, mail),
-        // On PostgreSQL it would: a savepoint keeps the violation of a
-        // transaction that inserted the same row meanwhile from ending ours.
-        DbConnection::Pg(_) => conn.transaction(|c| insert(c, mail)),
+    let n = match conn {
+        DbConnection::Pg(pg) => diesel::insert_into(outbox::table)
+            .values(mail)
+            .on_conflict(outbox::message_id)
+            .do_nothing()
+            .execute(pg)?,
+        DbConnection::Sqlite(lite) => diesel::insert_into(outbox::table)
+            .values(mail)
+            .on_conflict(outbox::message_id)
+            .do_nothing()
+            .execute(lite)?,
     };
-    match inserted {
-        Ok(()) => Ok(true),
-        Err(super::StoreError::Query(diesel::result::Error::DatabaseError(
-            diesel::result::DatabaseErrorKind::UniqueViolation,
-            _,
-        ))) => Ok(false),
-        Err(e) => Err(e),
-    }
+    Ok(n == 1)
 }
 
 /// The move number the latest "your move" mail to `user` for `game_id`

@@ -50,6 +50,7 @@ diesel::table! {
         vacation_days -> Integer,
         clocks -> Text,
         wake_at -> Nullable<BigInt>,
+        version -> BigInt,
     }
 }
 
