@@ -224,7 +224,7 @@ pub async fn resign(
     (status = 401, description = "Missing/invalid token, or a JWS not signed by your keys", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`stale_move` (with the current game) or `game_not_active`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`stale_move` (with the current game), `game_not_active`, or `concurrent_update` (the game kept changing while the move was applied; send it again)", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`illegal_move` (the engine's `reason`), `invalid_action`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     (status = 429, body = Problem, content_type = "application/problem+json"),
 ))]
