@@ -10,8 +10,8 @@
 //! statements inside the caller's transaction.
 
 use super::games::{self, GameRow, IdempotencyRecord, MoveRow};
-use super::outbox::NewMail;
-use super::schema::{idempotency_keys, moves, outbox};
+use super::outbox::{self, NewMail};
+use super::schema::idempotency_keys;
 use super::{DbConnection, StoreResult, write_tx};
 use diesel::pg::Pg;
 use diesel::prelude::*;
@@ -43,33 +43,18 @@ pub fn write(conn: &mut DbConnection, change: Change) -> StoreResult<bool> {
             if !games::save(conn, change.game)? {
                 return Ok(false);
             }
-            if let DbConnection::Sqlite(lite) = conn {
-                insert_rows(lite, &change)?;
+            games::insert_moves(conn, change.moves)?;
+            for mail in change.mails {
+                outbox::insert_once(conn, mail)?;
+            }
+            if let Some(rec) = change.idempotency {
+                diesel::insert_into(idempotency_keys::table)
+                    .values(rec)
+                    .execute(conn)?;
             }
             Ok(true)
         }
     }
-}
-
-fn insert_rows(lite: &mut SqliteConnection, change: &Change) -> QueryResult<()> {
-    for row in change.moves {
-        diesel::insert_into(moves::table)
-            .values(row)
-            .execute(lite)?;
-    }
-    for mail in change.mails {
-        diesel::insert_into(outbox::table)
-            .values(mail)
-            .on_conflict(outbox::message_id)
-            .do_nothing()
-            .execute(lite)?;
-    }
-    if let Some(rec) = change.idempotency {
-        diesel::insert_into(idempotency_keys::table)
-            .values(rec)
-            .execute(lite)?;
-    }
-    Ok(())
 }
 
 /// `write` outside any transaction: atomic on its own. A unique violation
