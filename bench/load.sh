@@ -49,6 +49,17 @@ trap cleanup EXIT
 
 sql() { psql -qXAt -v ON_ERROR_STOP=1 "$PG_URL/$1" -c "$2"; }
 
+# What the server wrote while a command ran: WAL bytes, and checkpoints
+# (a checkpoint inside a run makes the next write of each page a full
+# page image, and is one cause of run-to-run spread).
+wal_mark() { sql postgres "SELECT pg_current_wal_lsn() || ' ' || (checkpoints_timed + checkpoints_req) FROM pg_stat_bgwriter"; }
+wal_report() { # mark before, label
+  local lsn0 cp0 lsn1 cp1
+  read -r lsn0 cp0 <<<"$1"
+  read -r lsn1 cp1 <<<"$(wal_mark)"
+  echo "   $2: $(sql postgres "SELECT pg_size_pretty(pg_wal_lsn_diff('$lsn1', '$lsn0'))") of WAL, $((cp1 - cp0)) checkpoint(s)"
+}
+
 free_gb=$(df -BG --output=avail "$(sql postgres 'SHOW data_directory')" 2>/dev/null | tail -1 | tr -dc 0-9 || echo 0)
 if [ -n "$free_gb" ] && [ "$free_gb" -gt 0 ] && [ "$free_gb" -lt "$DISK_HEADROOM_GB" ]; then
   echo "only ${free_gb} GB free for PostgreSQL; the seeded history needs about ${DISK_HEADROOM_GB} GB" >&2
@@ -67,7 +78,9 @@ echo "== pgbench -N"
 sql postgres "CREATE DATABASE $bench_db"
 pgbench -q -i -s "$SCALE" "$PG_URL/$bench_db" >/dev/null 2>&1
 sql postgres "CHECKPOINT"
+mark=$(wal_mark)
 pgbench -N -n -c "$CLIENTS" -j 2 -T "$DURATION" "$PG_URL/$bench_db" | tee "$work/pgbench.txt"
+wal_report "$mark" pgbench
 tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$work/pgbench.txt" | head -1)
 sql postgres "DROP DATABASE $bench_db WITH (FORCE)"
 
@@ -84,11 +97,13 @@ done
 curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null || { cat "$work/server.log"; exit 1; }
 
 run_load() { # name, extra args...
-  local name=$1
+  local name=$1 mark
   shift
   sql "$app_db" "CHECKPOINT"
+  mark=$(wal_mark)
   "$load" --base "http://127.0.0.1:$PORT" --clients "$CLIENTS" --duration "$DURATION" \
     --warmup "$WARMUP" --json "$@" | tee "$work/$name.txt"
+  wal_report "$mark" "$name"
 }
 field() { tail -1 "$work/$1.txt" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"; }
 

@@ -5,7 +5,7 @@ use crate::player;
 use hdrhistogram::Histogram;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{GameView, LegalAction};
-use reqwest::blocking::Client;
+use reqwest::Client;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -73,18 +73,21 @@ struct Served {
 }
 
 impl Pair {
-    pub fn register(base: &str, name: &str, variant: &str, seed: u64) -> Result<Pair, String> {
-        let http = Client::builder()
-            .timeout(Duration::from_secs(60))
-            .build()
-            .map_err(|e| e.to_string())?;
+    pub async fn register(
+        http: Client,
+        base: &str,
+        name: &str,
+        variant: &str,
+        seed: u64,
+    ) -> Result<Pair, String> {
         let mut tokens = Vec::new();
         for who in ["a", "b"] {
             let body = send(http.post(format!("{base}/api/v1/accounts")).json(&json!({
                 "email": format!("{name}{who}@load.example"),
                 "display_name": format!("{name}{who}"),
                 "password": "load test password",
-            })))?;
+            })))
+            .await?;
             tokens.push(field_str(&body, "/access_token")?);
         }
         let [a, b] = <[String; 2]>::try_from(tokens).expect("two users");
@@ -99,7 +102,7 @@ impl Pair {
     }
 
     /// Plays until `until`, timing moves sent from `measure_from` on.
-    pub fn play(
+    pub async fn play(
         &mut self,
         measure_from: Instant,
         until: Instant,
@@ -109,13 +112,13 @@ impl Pair {
         let mut tally = Tally::default();
         let mut due = interval.map(|_| Instant::now() + offset.unwrap_or_default());
         'games: while Instant::now() < until {
-            let id = self.new_game()?;
-            let mut turn = self.whose_turn(&id, None)?;
+            let id = self.new_game().await?;
+            let mut turn = self.whose_turn(&id, None).await?;
             loop {
                 if let Some(d) = due {
                     let now = Instant::now();
                     if d > now {
-                        std::thread::sleep(d - now);
+                        tokio::time::sleep_until(d.into()).await;
                     }
                 }
                 let sent = due.unwrap_or_else(Instant::now);
@@ -129,9 +132,10 @@ impl Pair {
                     .bearer_auth(&self.tokens[turn.who])
                     .json(&json!({"expected_move_number": turn.move_number, "action": action}))
                     .send()
+                    .await
                     .map_err(|e| e.to_string())?;
                 let status = reply.status().as_u16();
-                let bytes = reply.bytes().map_err(|e| e.to_string())?;
+                let bytes = reply.bytes().await.map_err(|e| e.to_string())?;
                 let done = Instant::now();
                 if let (Some(d), Some(i)) = (due.as_mut(), interval) {
                     *d += i;
@@ -165,20 +169,21 @@ impl Pair {
                         view,
                         legal,
                     },
-                    _ => self.whose_turn(&id, Some(1 - turn.who))?,
+                    _ => self.whose_turn(&id, Some(1 - turn.who)).await?,
                 };
             }
         }
         Ok(tally)
     }
 
-    fn new_game(&self) -> Result<String, String> {
+    async fn new_game(&self) -> Result<String, String> {
         let created = send(
             self.http
                 .post(format!("{}/api/v1/games", self.base))
                 .bearer_auth(&self.tokens[0])
                 .json(&json!({"variant": self.variant, "options": {}, "opponent_email": self.opponent_email})),
-        )?;
+        )
+        .await?;
         let id = field_str(&created, "/game/id")?;
         let token = field_str(&created, "/invite_token")?;
         send(
@@ -186,22 +191,26 @@ impl Pair {
                 .post(format!("{}/api/v1/invitations/{token}/accept", self.base))
                 .bearer_auth(&self.tokens[1])
                 .json(&json!({})),
-        )?;
+        )
+        .await?;
         Ok(id)
     }
 
     /// Asks the server who is awaited, `first` before the other player.
-    fn whose_turn(&self, id: &str, first: Option<usize>) -> Result<Turn, String> {
+    async fn whose_turn(&self, id: &str, first: Option<usize>) -> Result<Turn, String> {
         let order = match first {
             Some(w) => [w, 1 - w],
             None => [0, 1],
         };
         for who in order {
-            let game: Served = serde_json::from_value(send(
-                self.http
-                    .get(format!("{}/api/v1/games/{id}", self.base))
-                    .bearer_auth(&self.tokens[who]),
-            )?)
+            let game: Served = serde_json::from_value(
+                send(
+                    self.http
+                        .get(format!("{}/api/v1/games/{id}", self.base))
+                        .bearer_auth(&self.tokens[who]),
+                )
+                .await?,
+            )
             .map_err(|e| e.to_string())?;
             if let (Some(view), false) = (game.view, game.legal_actions.is_empty()) {
                 return Ok(Turn {
@@ -216,10 +225,10 @@ impl Pair {
     }
 }
 
-fn send(request: reqwest::blocking::RequestBuilder) -> Result<Value, String> {
-    let reply = request.send().map_err(|e| e.to_string())?;
+async fn send(request: reqwest::RequestBuilder) -> Result<Value, String> {
+    let reply = request.send().await.map_err(|e| e.to_string())?;
     let status = reply.status();
-    let body: Value = reply.json().map_err(|e| e.to_string())?;
+    let body: Value = reply.json().await.map_err(|e| e.to_string())?;
     if status.is_success() {
         Ok(body)
     } else {
