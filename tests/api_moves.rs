@@ -519,3 +519,36 @@ fn a_move_that_meets_another_write_reads_again_and_keeps_it() {
         assert_eq!(kept["seats"][seat]["vacation_left_ms"], 4242, "{kept}");
     }
 }
+
+/// On PostgreSQL a game's state stays in its row through a game: a move
+/// rewrites one row, not also a TOAST row and its index entry.
+#[test]
+fn the_game_state_stays_in_the_game_row() {
+    use diesel::prelude::*;
+    use diesel::sql_types::{BigInt, Text};
+
+    let server = TestServer::start(common::Backend::Postgres);
+    let api = server.client();
+    let (a, b, id) = api.new_game("standard", json!({}));
+    common::play_moves([&a, &b], &id, 7, 80);
+    let mut conn = server.db().get().unwrap();
+    let hexpost::store::DbConnection::Pg(pg) = &mut *conn else {
+        unreachable!("a PostgreSQL server")
+    };
+    // Big enough that PostgreSQL's default would have moved it out.
+    let state_bytes: i64 = diesel::dsl::sql::<BigInt>(&format!(
+        "SELECT octet_length(state)::bigint FROM games WHERE id = '{id}'"
+    ))
+    .get_result(pg)
+    .unwrap();
+    assert!(state_bytes > 2500, "a state of {state_bytes} bytes");
+    let toast: String = diesel::dsl::sql::<Text>(
+        "SELECT reltoastrelid::regclass::text FROM pg_class WHERE relname = 'games'",
+    )
+    .get_result(pg)
+    .unwrap();
+    let moved_out: i64 = diesel::dsl::sql::<BigInt>(&format!("SELECT count(*) FROM {toast}"))
+        .get_result(pg)
+        .unwrap();
+    assert_eq!(moved_out, 0, "game rows with a state in {toast}");
+}

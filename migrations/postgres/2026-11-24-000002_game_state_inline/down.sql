@@ -1,0 +1,1 @@
+ALTER TABLE games RESET (toast_tuple_target);
