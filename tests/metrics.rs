@@ -4,40 +4,8 @@
 
 mod common;
 
-use common::{BACKENDS, Backend, TestServer};
+use common::{BACKENDS, Backend, TestServer, metric_sample};
 use serde_json::json;
-
-/// The value of the sample `name` whose labels include every one of
-/// `labels`, if the exposition has it.
-fn sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
-    text.lines().find_map(|line| {
-        let (series, value) = line.rsplit_once(' ')?;
-        let (metric, rest) = match series.split_once('{') {
-            Some((m, rest)) => (m, rest),
-            None => (series, ""),
-        };
-        let wanted = labels
-            .iter()
-            .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")));
-        (metric == name && wanted).then(|| value.parse().ok())?
-    })
-}
-
-fn scrape(server: &TestServer) -> String {
-    let r = server
-        .client()
-        .http
-        .get(format!("{}/metrics", server.base))
-        .send()
-        .unwrap();
-    assert_eq!(r.status().as_u16(), 200);
-    let content_type = r.headers()["content-type"].to_str().unwrap().to_string();
-    assert!(
-        content_type.starts_with("application/openmetrics-text"),
-        "{content_type}"
-    );
-    r.text().unwrap()
-}
 
 const MOVES: &str = "/api/v1/games/{game_id}/moves";
 
@@ -46,9 +14,9 @@ fn requests_moves_games_and_the_pool_show_in_the_metrics() {
     for backend in BACKENDS {
         // Mails stay queued: the worker first looks in an hour.
         let server = TestServer::start_with(backend, &[("MAIL_POLL_INTERVAL_MS", "3600000")]);
-        let before = scrape(&server);
+        let before = server.metrics();
         let posted = |text: &str, status: &str| {
-            sample(
+            metric_sample(
                 text,
                 "hexpost_http_requests_total",
                 &[("method", "POST"), ("route", MOVES), ("status", status)],
@@ -57,7 +25,7 @@ fn requests_moves_games_and_the_pool_show_in_the_metrics() {
         };
         assert_eq!(posted(&before, "200"), 0.0, "{backend:?}");
         assert_eq!(
-            sample(&before, "hexpost_games", &[("state", "active")]),
+            metric_sample(&before, "hexpost_games", &[("state", "active")]),
             Some(0.0)
         );
 
@@ -69,11 +37,11 @@ fn requests_moves_games_and_the_pool_show_in_the_metrics() {
             .problem(409, "stale_move");
         api.get("/api/v1/no/such/route").problem(404, "not_found");
 
-        let after = scrape(&server);
+        let after = server.metrics();
         assert_eq!(posted(&after, "200"), 2.0, "{backend:?}\n{after}");
         assert_eq!(posted(&after, "409"), 1.0, "{backend:?}");
         assert_eq!(
-            sample(
+            metric_sample(
                 &after,
                 "hexpost_move_duration_seconds_count",
                 &[("status", "200")]
@@ -81,7 +49,7 @@ fn requests_moves_games_and_the_pool_show_in_the_metrics() {
             Some(2.0)
         );
         assert!(
-            sample(
+            metric_sample(
                 &after,
                 "hexpost_http_requests_total",
                 &[("route", "/api/v1/games/{game_id}"), ("method", "GET")]
@@ -93,7 +61,7 @@ fn requests_moves_games_and_the_pool_show_in_the_metrics() {
         assert!(!after.contains(&id), "{after}");
         assert!(!after.contains("/api/v1/no/such/route"));
         assert_eq!(
-            sample(
+            metric_sample(
                 &after,
                 "hexpost_http_requests_total",
                 &[("route", "unmatched"), ("status", "404")]
@@ -101,47 +69,47 @@ fn requests_moves_games_and_the_pool_show_in_the_metrics() {
             Some(1.0)
         );
         assert_eq!(
-            sample(&after, "hexpost_games", &[("state", "active")]),
+            metric_sample(&after, "hexpost_games", &[("state", "active")]),
             Some(1.0)
         );
         assert_eq!(
-            sample(&after, "hexpost_games", &[("state", "open")]),
+            metric_sample(&after, "hexpost_games", &[("state", "open")]),
             Some(0.0)
         );
         // The invitation and acceptance mails (and maybe a turn mail).
         assert!(
-            sample(&after, "hexpost_outbox_mails", &[("state", "pending")])
+            metric_sample(&after, "hexpost_outbox_mails", &[("state", "pending")])
                 .is_some_and(|n| n >= 2.0),
             "{after}"
         );
         assert_eq!(
-            sample(&after, "hexpost_outbox_mails", &[("state", "failed")]),
+            metric_sample(&after, "hexpost_outbox_mails", &[("state", "failed")]),
             Some(0.0)
         );
-        assert_eq!(sample(&after, "hexpost_database_up", &[]), Some(1.0));
+        assert_eq!(metric_sample(&after, "hexpost_database_up", &[]), Some(1.0));
         assert_eq!(
-            sample(&after, "hexpost_db_pool_max_connections", &[]),
+            metric_sample(&after, "hexpost_db_pool_max_connections", &[]),
             Some(8.0)
         );
-        let open = sample(&after, "hexpost_db_pool_connections", &[]).unwrap();
-        let idle = sample(&after, "hexpost_db_pool_idle_connections", &[]).unwrap();
+        let open = metric_sample(&after, "hexpost_db_pool_connections", &[]).unwrap();
+        let idle = metric_sample(&after, "hexpost_db_pool_idle_connections", &[]).unwrap();
         assert!((1.0..=8.0).contains(&open) && idle <= open, "{after}");
         // Registered for the deadline sweeper, and zero until it runs.
         assert_eq!(
-            sample(&after, "hexpost_deadline_sweeps_total", &[]),
+            metric_sample(&after, "hexpost_deadline_sweeps_total", &[]),
             Some(0.0)
         );
 
         // A resignation finishes the game.
         a.post(&format!("/api/v1/games/{id}/resign"), &json!({}))
             .ok();
-        let last = scrape(&server);
+        let last = server.metrics();
         assert_eq!(
-            sample(&last, "hexpost_games", &[("state", "finished")]),
+            metric_sample(&last, "hexpost_games", &[("state", "finished")]),
             Some(1.0)
         );
         assert_eq!(
-            sample(&last, "hexpost_games", &[("state", "active")]),
+            metric_sample(&last, "hexpost_games", &[("state", "active")]),
             Some(0.0)
         );
     }
@@ -176,11 +144,11 @@ fn the_sweeper_api_counts_sweeps_and_actions_by_kind() {
     metrics.sweep_done([("reminder", 1)]);
     let text = metrics.encode().unwrap();
     assert_eq!(
-        sample(&text, "hexpost_deadline_sweeps_total", &[]),
+        metric_sample(&text, "hexpost_deadline_sweeps_total", &[]),
         Some(2.0)
     );
     assert_eq!(
-        sample(
+        metric_sample(
             &text,
             "hexpost_deadline_actions_total",
             &[("kind", "reminder")]
@@ -188,7 +156,7 @@ fn the_sweeper_api_counts_sweeps_and_actions_by_kind() {
         Some(3.0)
     );
     assert_eq!(
-        sample(
+        metric_sample(
             &text,
             "hexpost_deadline_actions_total",
             &[("kind", "timeout")]

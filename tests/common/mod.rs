@@ -206,6 +206,23 @@ impl TestServer {
         }
     }
 
+    /// `GET /metrics`, as the OpenMetrics text.
+    pub fn metrics(&self) -> String {
+        let r = self
+            .client()
+            .http
+            .get(format!("{}/metrics", self.base))
+            .send()
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200);
+        let content_type = r.headers()["content-type"].to_str().unwrap().to_string();
+        assert!(
+            content_type.starts_with("application/openmetrics-text"),
+            "{content_type}"
+        );
+        r.text().unwrap()
+    }
+
     /// A direct connection to the server's database (for tampering tests).
     pub fn db(&self) -> hexpost::store::DbPool {
         hexpost::store::connect(&self.database_url, 2).unwrap()
@@ -568,4 +585,20 @@ pub fn register_admin(server: &TestServer, name: &str) -> (Api, i64) {
         promote_admin(server, &user, id, &format!("{name}@example.org")),
         id,
     )
+}
+
+/// The value of the sample `name` whose labels include every one of
+/// `labels`, if the metrics text has it.
+pub fn metric_sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {
+    text.lines().find_map(|line| {
+        let (series, value) = line.rsplit_once(' ')?;
+        let (metric, rest) = match series.split_once('{') {
+            Some((m, rest)) => (m, rest),
+            None => (series, ""),
+        };
+        let wanted = labels
+            .iter()
+            .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")));
+        (metric == name && wanted).then(|| value.parse().ok())?
+    })
 }
