@@ -25,6 +25,8 @@ pub struct AppState {
     pub clock: Clock,
     /// Shared with the background workers, which report through it.
     pub metrics: std::sync::Arc<Metrics>,
+    /// The games this instance wrote last (`service::game_cache`).
+    pub games: std::sync::Arc<crate::service::game_cache::GameCache>,
 }
 
 impl AppState {
@@ -38,6 +40,9 @@ impl AppState {
             login_limiter: RateLimiter::per_minute(config.login_rate_per_minute),
             move_limiter: RateLimiter::per_minute(config.move_rate_per_minute),
             metrics: Default::default(),
+            games: std::sync::Arc::new(crate::service::game_cache::GameCache::new(
+                config.game_cache_size,
+            )),
             config,
             pool,
             clock: Clock::system(),

@@ -10,6 +10,9 @@ pub struct Config {
     /// `postgres://…` or `sqlite://path`.
     pub database_url: String,
     pub database_pool_size: u32,
+    /// How many games an instance keeps as it last wrote them, so that the
+    /// next move of one needs no read (`service::game_cache`); 0 = none.
+    pub game_cache_size: usize,
     pub bind: SocketAddr,
     /// Where links in mails and the API point to.
     pub public_base_url: String,
@@ -126,6 +129,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         body_limit_bytes: num("BODY_LIMIT_BYTES", 64 * 1024)? as usize,
         login_rate_per_minute: num("RATE_LIMIT_LOGIN_PER_MINUTE", 10)? as u32,
         move_rate_per_minute: num("RATE_LIMIT_MOVES_PER_MINUTE", 120)? as u32,
+        game_cache_size: num("GAME_CACHE_SIZE", 1000)? as usize,
         log_json: get("LOG_FORMAT").is_some_and(|v| v.eq_ignore_ascii_case("json")),
         metrics_token: get("METRICS_TOKEN"),
         database_url,

@@ -9,6 +9,7 @@
 
 use crate::api::problem::ApiError;
 use crate::app::{AppState, Db};
+use crate::service::game_cache::{GameCache, Used};
 use crate::store::{DbConnection, StoreResult, games, outbox};
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -51,6 +52,11 @@ struct KindLabel {
     kind: String,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct UsedLabel {
+    used: String,
+}
+
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
 /// Every metric of one instance. Shared (in an `Arc`) by the HTTP workers
@@ -65,6 +71,9 @@ pub struct Metrics {
     mail_attempts_failed: Counter,
     deadline_sweeps: Counter,
     deadline_actions: Family<KindLabel, Counter>,
+    game_cache: Family<UsedLabel, Counter>,
+    /// Two scrapes at once must not both add the same difference.
+    game_cache_catch_up: std::sync::Mutex<()>,
     pool_connections: Gauge,
     pool_idle: Gauge,
     pool_max: Gauge,
@@ -125,6 +134,12 @@ impl Metrics {
             "What deadline sweeps did, by kind",
             deadline_actions.clone(),
         );
+        let game_cache = Family::<UsedLabel, Counter>::default();
+        registry.register(
+            "game_cache_moves",
+            "Moves by how the copy of their game this instance wrote last served them: hit (no read), read_again (stale or refused), miss (none)",
+            game_cache.clone(),
+        );
         let pool_connections = Gauge::default();
         registry.register(
             "db_pool_connections",
@@ -159,6 +174,8 @@ impl Metrics {
             mail_attempts_failed,
             deadline_sweeps,
             deadline_actions,
+            game_cache,
+            game_cache_catch_up: Default::default(),
             pool_connections,
             pool_idle,
             pool_max,
@@ -200,6 +217,20 @@ impl Metrics {
                     kind: kind.to_string(),
                 })
                 .inc_by(n);
+        }
+    }
+
+    /// Brings the cache's counters up to the counts the cache keeps.
+    fn set_game_cache(&self, cache: &GameCache) {
+        let _one_at_a_time = self
+            .game_cache_catch_up
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for used in Used::ALL {
+            let counter = self.game_cache.get_or_create(&UsedLabel {
+                used: used.label().to_string(),
+            });
+            counter.inc_by(cache.counted(used).saturating_sub(counter.get()));
         }
     }
 
@@ -327,6 +358,7 @@ pub async fn endpoint(
     let metrics = &state.metrics;
     metrics.set_counts(counts);
     metrics.set_pool(state.pool.state(), state.pool.max_size());
+    metrics.set_game_cache(&state.games);
     let text = metrics.encode().map_err(ApiError::internal)?;
     Ok(HttpResponse::Ok().content_type(CONTENT_TYPE).body(text))
 }

@@ -552,3 +552,122 @@ fn the_game_state_stays_in_the_game_row() {
         .unwrap();
     assert_eq!(moved_out, 0, "game rows with a state in {toast}");
 }
+
+/// This instance's count of moves that its game cache served as `used`.
+fn cache_count(server: &TestServer, used: &str) -> u64 {
+    common::metric_sample(
+        &server.metrics(),
+        "hexpost_game_cache_moves_total",
+        &[("used", used)],
+    )
+    .map_or(0, |n| n as u64)
+}
+
+/// The moves after the first start from the copy the instance wrote; a
+/// copy made stale behind its back (another instance, a reminder) costs
+/// the move a read, and the other write is kept.
+#[test]
+fn moves_start_from_the_copy_written_last_and_a_stale_copy_is_read_again() {
+    use diesel::prelude::*;
+    use hexpost::store::games as db;
+    use hexpost::store::schema::games;
+
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (a, b, id) = api.new_game("standard", json!({}));
+        for _ in 0..3 {
+            let (p, _, view) = awaited([&a, &b], &id);
+            let n = view["move_number"].as_i64().unwrap();
+            p.submit(&id, n, &a_legal_move(&view)).ok();
+        }
+        assert_eq!(cache_count(&server, "miss"), 1, "{backend:?}");
+        assert_eq!(cache_count(&server, "hit"), 2, "{backend:?}");
+        assert_eq!(cache_count(&server, "read_again"), 0, "{backend:?}");
+
+        // Another writer changes the game behind the instance's back.
+        let mut conn = server.db().get().unwrap();
+        let before = db::get(&mut conn, &id).unwrap().unwrap();
+        let mut clocks: Value = serde_json::from_str(&before.clocks).unwrap();
+        clocks["seats"][0]["vacation_left_ms"] = 4242.into();
+        diesel::update(games::table.find(&id))
+            .set((
+                games::clocks.eq(clocks.to_string()),
+                games::version.eq(games::version + 1),
+            ))
+            .execute(&mut *conn)
+            .unwrap();
+
+        let (p, _, view) = awaited([&a, &b], &id);
+        let n = view["move_number"].as_i64().unwrap();
+        p.submit(&id, n, &a_legal_move(&view)).ok();
+        assert_eq!(cache_count(&server, "read_again"), 1, "{backend:?}");
+        let after = db::get(&mut conn, &id).unwrap().unwrap();
+        assert_eq!(after.move_number, n + 1);
+        assert_eq!(after.version, before.version + 2, "{backend:?}");
+        let kept: Value = serde_json::from_str(&after.clocks).unwrap();
+        assert_eq!(
+            kept["seats"][0]["vacation_left_ms"], 4242,
+            "{backend:?}: {kept}"
+        );
+        // And the copy written by that move serves the next one again.
+        let (p, _, view) = awaited([&a, &b], &id);
+        p.submit(&id, n + 1, &a_legal_move(&view)).ok();
+        assert_eq!(cache_count(&server, "hit"), 3, "{backend:?}");
+    }
+}
+
+/// Two instances on one PostgreSQL database: a move the first instance's
+/// copy would accept, after the second instance applied it already, is
+/// stale, not applied twice; and a refused move is refused by the database's
+/// game, not the copy's.
+#[test]
+fn a_copy_made_stale_by_another_instance_does_not_apply_or_refuse_a_move() {
+    let one = TestServer::start(common::Backend::Postgres);
+    let two = TestServer::start_with(
+        common::Backend::Postgres,
+        &[("DATABASE_URL", one.database_url.as_str())],
+    );
+    let api = one.client();
+    let (a, b, id) = api.new_game("standard", json!({}));
+    let via_two = |api: &Api| Api {
+        base: two.base.clone(),
+        ..api.clone()
+    };
+    let (p, _, view) = awaited([&a, &b], &id);
+    let n = view["move_number"].as_i64().unwrap();
+    p.submit(&id, n, &a_legal_move(&view)).ok();
+
+    // The next move through the other instance; the first keeps its copy.
+    let (p, _, view) = awaited([&a, &b], &id);
+    let next = a_legal_move(&view);
+    via_two(p).submit(&id, n + 1, &next).ok();
+
+    // The same move again through the first instance matches its copy.
+    let body = p
+        .submit(&id, n + 1, &next)
+        .problem(409, "stale_move")
+        .clone();
+    assert_eq!(body["current_move_number"], n + 2, "{body}");
+    assert_eq!(cache_count(&one, "read_again"), 1);
+    assert_eq!(move_number(&a, &id), n + 2);
+    assert_eq!(rows_after(&a, &id, n).len(), 2);
+
+    // The copy is gone; the next move reads, applies and is copied again.
+    let (p, _, view) = awaited([&a, &b], &id);
+    p.submit(&id, n + 2, &a_legal_move(&view)).ok();
+    let (p, _, view) = awaited([&a, &b], &id);
+    via_two(p).submit(&id, n + 3, &a_legal_move(&view)).ok();
+    // A client ahead of the copy is not stale: the database decides.
+    let (p, _, view) = awaited([&a, &b], &id);
+    p.submit(&id, n + 4, &a_legal_move(&view)).ok();
+    assert_eq!(cache_count(&one, "read_again"), 2);
+    let (p, _, view) = awaited([&a, &b], &id);
+    via_two(p).submit(&id, n + 5, &a_legal_move(&view)).ok();
+    // A move the stale copy would refuse as illegal (no turn to end in the
+    // set-up) is stale in the database's game, and that is the answer.
+    p.submit(&id, n + 5, &json!({"type": "end_turn"}))
+        .problem(409, "stale_move");
+    assert_eq!(cache_count(&one, "read_again"), 3);
+    assert_eq!(move_number(&a, &id), n + 6);
+}

@@ -262,8 +262,9 @@ pub async fn submit_move(
         }
     };
     let now = state.now();
+    let games = state.games.clone();
     let (status, out) = state
-        .db(move |conn| moves::submit(conn, user.id, &id, parsed, idem, now))
+        .db(move |conn| moves::submit(conn, &games, user.id, &id, parsed, idem, now))
         .await?;
     Ok(
         HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())

@@ -5,6 +5,7 @@ pub mod archive;
 pub mod audit;
 pub mod chain;
 pub mod deadlines;
+pub mod game_cache;
 pub mod games;
 pub mod housekeeping;
 pub mod moves;

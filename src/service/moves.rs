@@ -2,6 +2,7 @@
 
 use super::chain::{Entry, NewRows};
 use super::engine_state;
+use super::game_cache::{CachedGame, GameCache, Used};
 use super::games::{self, Seated, finish_update};
 use super::{Now, notify, timeouts};
 use crate::api::problem::ApiError;
@@ -165,18 +166,52 @@ const ATTEMPTS: usize = 3;
 /// change came first, the move is read and checked again: a concurrent
 /// duplicate then finds itself stale, or, sent with the same
 /// Idempotency-Key, gets the first one's response.
+///
+/// When this instance wrote the game last, the move starts from that copy
+/// instead of reading it (`game_cache`); if the copy turns out stale, or
+/// the move is refused, it starts again from the database, which alone
+/// decides a refusal.
 pub fn submit(
     conn: &mut DbConnection,
+    cache: &GameCache,
     user: i64,
     game_id: &str,
     req: MoveRequest,
     idempotency: Option<(String, String)>,
     now: Now,
 ) -> Result<(u16, String), ApiError> {
+    match cache.get(game_id) {
+        None => cache.count(Used::Miss),
+        Some(copy) => {
+            let from_copy = attempt(
+                conn,
+                Some(&copy),
+                user,
+                game_id,
+                req.clone(),
+                idempotency.as_ref(),
+                now,
+            );
+            if let Ok(Some(done)) = from_copy {
+                cache.count(Used::Hit);
+                return Ok(done.keep_in(cache));
+            }
+            cache.count(Used::ReadAgain);
+            cache.forget(game_id);
+        }
+    }
     for _ in 0..ATTEMPTS {
-        let attempt = attempt(conn, user, game_id, req.clone(), idempotency.as_ref(), now)?;
-        if let Some(response) = attempt {
-            return Ok(response);
+        let attempt = attempt(
+            conn,
+            None,
+            user,
+            game_id,
+            req.clone(),
+            idempotency.as_ref(),
+            now,
+        )?;
+        if let Some(done) = attempt {
+            return Ok(done.keep_in(cache));
         }
     }
     Err(ApiError::conflict(
@@ -185,21 +220,51 @@ pub fn submit(
     ))
 }
 
+/// What a move answers, and the game as it wrote it (none when the answer
+/// is a stored Idempotency-Key response).
+struct Done {
+    response: (u16, String),
+    written: Option<CachedGame>,
+}
+
+impl Done {
+    fn keep_in(self, cache: &GameCache) -> (u16, String) {
+        if let Some(game) = self.written {
+            cache.keep(game);
+        }
+        self.response
+    }
+}
+
 /// One read-check-write of `submit`; None when the game changed before the
-/// write.
+/// write. Started from `copy`, None also when the move is not written for
+/// any other reason, so that the database decides it.
 fn attempt(
     conn: &mut DbConnection,
+    copy: Option<&CachedGame>,
     user: i64,
     game_id: &str,
     req: MoveRequest,
     idempotency: Option<&(String, String)>,
     now: Now,
-) -> Result<Option<(u16, String)>, ApiError> {
-    let Seated {
-        mut game,
-        seat_users,
-        seat,
-    } = games::read_seated(conn, game_id, user)?;
+) -> Result<Option<Done>, ApiError> {
+    let (mut game, seat_users, seat, copied_state) = match copy {
+        Some(copy) => {
+            let Some(seat) = copy.seat_users.iter().position(|u| *u == user) else {
+                return Ok(None);
+            };
+            let state = copy.state.clone();
+            (copy.game.clone(), copy.seat_users, seat as u8, Some(state))
+        }
+        None => {
+            let Seated {
+                game,
+                seat_users,
+                seat,
+            } = games::read_seated(conn, game_id, user)?;
+            (game, seat_users, seat, None)
+        }
+    };
     if let Some((key, hash)) = idempotency
         && let Some(rec) = db::idempotency_get(conn, user, key)?
     {
@@ -209,11 +274,19 @@ fn attempt(
                 "this Idempotency-Key was used with a different request",
             ));
         }
-        return Ok(Some((rec.status as u16, rec.response)));
+        return Ok(Some(Done {
+            response: (rec.status as u16, rec.response),
+            written: None,
+        }));
     }
     let parsed = parse_request(conn, user, game_id, req, now)?;
     games::require_active(&game)?;
     if parsed.expected != game.move_number {
+        if copy.is_some() {
+            // The copy may be the stale one, not the client: the database
+            // decides, so the 409 is not worth building here.
+            return Ok(None);
+        }
         let current = games::detail(conn, &game, user)?;
         return Err(ApiError::conflict(
             "stale_move",
@@ -225,7 +298,10 @@ fn attempt(
         .with("current_move_number", game.move_number)
         .with("game", current));
     }
-    let mut state = engine_state(&game)?;
+    let mut state = match copied_state {
+        Some(state) => state,
+        None => engine_state(&game)?,
+    };
     let was_awaited = timeouts::awaited(&state);
     let mut events = state
         .apply_decision(Seat(seat), &parsed.action)
@@ -267,7 +343,14 @@ fn attempt(
         created_at: now.at,
     });
     let written = rows.write_alone(conn, &mut game, record.as_ref())?;
-    Ok(written.then_some((200, body)))
+    Ok(written.then(|| Done {
+        response: (200, body),
+        written: Some(CachedGame {
+            game,
+            state,
+            seat_users,
+        }),
+    }))
 }
 
 #[derive(Serialize, ToSchema, Debug)]
