@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Api } from './api_client.mjs';
 import {
-  apiAction, bankTrade, DEV_CARD_COST, RESOURCES, ROAD_COST, takeCards, total, tradeProposal,
+  apiAction, bankTrade, DEV_CARD_COST, RESOURCES, ROAD_COST, takeCards, total, tradeFor, tradeProposal,
 } from './policy.mjs';
 
 const [base, artifacts = 'target/e2e-artifacts', ...chosen] = process.argv.slice(2);
@@ -343,6 +343,11 @@ async function play(game) {
     } else if (byType.maritime_trade && wantedTrade(goals, byType.maritime_trade, hand)) {
       // Short of a card for what the test wants to buy: the bank makes up for it.
       await api.move(player.token, game.gameId, g.move_number, wantedTrade(goals, byType.maritime_trade, hand));
+    } else if (goals.has('dev_card') && byType.offer_trade && !byType.roll_dice && !g.view.offer
+      && tradeFor(DEV_CARD_COST, hand, other.view.you.resources)) {
+      // The bank cannot make up for the last card: the opponent, who
+      // accepts, does, and the purchase follows.
+      await api.move(player.token, game.gameId, g.move_number, tradeFor(DEV_CARD_COST, hand, other.view.you.resources));
     } else if (goals.has('neutral_road') && byType.build_road && !byType.build_road.free) {
       await boardDecision(game, player, g, byType.build_road);
       log(variant, `${player.name} built a road on the board; the neutral road follows`);

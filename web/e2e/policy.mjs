@@ -24,6 +24,19 @@ export function bankTrade(legal, hand, cost) {
   return null;
 }
 
+// An offer to the opponent that completes `cost`: the one card of it I
+// lack, which they hold, for a card the cost can spare; or null. The test
+// plays both sides and accepts every offer, so the purchase follows at
+// once (an offer for one card of several missing would only pass cards
+// to and fro, as both players want the same purchase).
+export function tradeFor(cost, mine, theirs) {
+  const missing = cost.filter((r) => !mine[r]);
+  if (missing.length !== 1 || !(theirs[missing[0]] > 0)) return null;
+  const give = RESOURCES.find((r) => (mine[r] ?? 0) > (cost.includes(r) ? 1 : 0));
+  if (!give) return null;
+  return { type: 'offer_trade', give: { [give]: 1 }, receive: { [missing[0]]: 1 } };
+}
+
 // One card of mine for one of another resource the opponent holds (so
 // they can accept), or null.
 export function tradeProposal(mine, theirs) {
