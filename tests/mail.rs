@@ -620,6 +620,69 @@ fn hidden_shown(
     shown_redacted
 }
 
+/// A "your move" mail lists the events of the log rows after its reader's
+/// last decision, as they may see them: whether the move that queued it
+/// started from the instance's copy of the game, which keeps the events of
+/// the last rows, or read the game and its log (no copies kept).
+#[test]
+fn a_turn_mail_lists_the_events_since_its_readers_last_decision() {
+    for backend in BACKENDS {
+        for copies in ["1000", "0"] {
+            let server = TestServer::start_with(backend, &[("GAME_CACHE_SIZE", copies)]);
+            let (a, b, id) = server.client().new_game("standard", json!({}));
+            let (admin, _) = common::register_admin(&server, "root");
+            let mut by_seat = [String::new(), String::new()];
+            let mut seats: BTreeMap<String, u8> = BTreeMap::new();
+            for p in game(&a, &id)["players"].as_array().unwrap() {
+                let name = p["display_name"].as_str().unwrap().to_string();
+                let seat = p["seat"].as_u64().unwrap() as u8;
+                seats.insert(format!("{name}@example.org"), seat);
+                by_seat[seat as usize] = name;
+            }
+            let names = Names(by_seat);
+            common::play_moves([&a, &b], &id, 3, 300);
+            let log = admin.full_log(&id, true);
+            let pool = server.db();
+            let mut conn = pool.get().unwrap();
+            let mails: Vec<(String, Option<i64>, String)> = table::table
+                .filter(table::game_id.eq(&id))
+                .filter(table::kind.eq(outbox::kind::YOUR_MOVE))
+                .order(table::id.asc())
+                .select((table::recipient, table::game_seq, table::context))
+                .load(&mut conn)
+                .unwrap();
+            assert!(mails.len() >= 20, "{backend:?}: {} turn mails", mails.len());
+            for (recipient, game_seq, context) in mails {
+                let seat = seats[&recipient];
+                let at = game_seq.unwrap();
+                let seq = |row: &Value| row["seq"].as_i64().unwrap();
+                let decided = log
+                    .iter()
+                    .filter(|r| seq(r) <= at && r["actor"] == format!("seat:{seat}"))
+                    .map(seq)
+                    .max()
+                    .unwrap_or(0);
+                let mut lines: Vec<String> = log
+                    .iter()
+                    .filter(|r| seq(r) > decided && seq(r) <= at)
+                    .flat_map(|r| r["events"].as_array().unwrap().clone())
+                    .map(|e| {
+                        let e: Event = serde_json::from_value(e).unwrap();
+                        describe::event(&e.redacted_for(Some(Seat(seat))), &names)
+                    })
+                    .collect();
+                let omitted = lines.len().saturating_sub(60);
+                let lines = lines.split_off(omitted);
+                let context: Value = serde_json::from_str(&context).unwrap();
+                let what =
+                    format!("{backend:?}, {copies} copies: the mail to seat {seat} at move {at}");
+                assert_eq!(context["events"], json!(lines), "{what}");
+                assert_eq!(context["events_omitted"], omitted, "{what}");
+            }
+        }
+    }
+}
+
 #[test]
 fn without_smtp_mails_are_files_and_mail_required_refuses_to_serve() {
     for backend in [Backend::Sqlite] {

@@ -10,6 +10,8 @@ use crate::store::games::{GameRow, IdempotencyRecord, MoveRow};
 use crate::store::outbox::NewMail;
 use hexpost_engine::{Event, GameState};
 use serde::Serialize;
+use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// Who made a log row's entry, and what it was (besides its events and the
 /// state it led to).
@@ -73,6 +75,9 @@ pub struct NewRows {
     /// The state after the last row, as stored in the game row.
     state_json: Option<String>,
     mails: Vec<NewMail>,
+    /// The stored rows just before these, as far as this instance knows
+    /// them.
+    earlier: RecentEvents,
 }
 
 impl NewRows {
@@ -85,7 +90,46 @@ impl NewRows {
             rows: Vec::new(),
             state_json: None,
             mails: Vec::new(),
+            earlier: RecentEvents::default(),
         }
+    }
+
+    /// The same, knowing the events of the game's last stored rows (the
+    /// game's copy in `game_cache`, which must be the game as stored).
+    pub fn after_known(game: &GameRow, at: i64, earlier: RecentEvents) -> Self {
+        debug_assert!(earlier.last_seq().is_none_or(|s| s == game.move_number));
+        NewRows {
+            earlier,
+            ..NewRows::after(game, at)
+        }
+    }
+
+    /// The events of the stored rows just before these, as far as known.
+    pub fn earlier(&self) -> &RecentEvents {
+        &self.earlier
+    }
+
+    /// Keeps the events of stored rows read from the database, when they
+    /// run up to the last stored row (they then hold what was known, and
+    /// more).
+    pub fn learn_earlier(&mut self, read: RecentEvents) {
+        if read.last_seq() == Some(self.stored_until()) {
+            self.earlier = read;
+        }
+    }
+
+    /// The sequence number of the last stored row, the one before these.
+    pub fn stored_until(&self) -> i64 {
+        self.seq - self.rows.len() as i64
+    }
+
+    /// The events of the game's last rows once these are written.
+    pub fn recent_after(&self) -> RecentEvents {
+        let mut recent = self.earlier.clone();
+        for row in &self.rows {
+            recent.push(row.seq, Arc::from(row.events.as_str()));
+        }
+        recent
     }
 
     /// The sequence number of the last row (the game's move number once
@@ -208,5 +252,104 @@ impl NewRows {
             idempotency,
         };
         Ok(how(conn, change)?)
+    }
+}
+
+/// The events of a game's last log rows, oldest first and without a gap.
+/// A "your move" mail describes the rows since its reader's last decision:
+/// nearly always the other player's turn, which is among these, so the
+/// game's copy in `game_cache` keeps them and the mail needs no read.
+#[derive(Clone, Debug, Default)]
+pub struct RecentEvents {
+    /// (sequence number, events as stored).
+    rows: VecDeque<(i64, Arc<str>)>,
+}
+
+impl RecentEvents {
+    /// Rows kept: a turn with its trades, builds and automated steps.
+    pub const KEPT: usize = 64;
+
+    /// Appends row `seq`; a gap before it drops what came before.
+    pub fn push(&mut self, seq: i64, events: Arc<str>) {
+        if self.rows.back().is_some_and(|(last, _)| last + 1 != seq) {
+            self.rows.clear();
+        }
+        self.rows.push_back((seq, events));
+        if self.rows.len() > Self::KEPT {
+            self.rows.pop_front();
+        }
+    }
+
+    pub fn last_seq(&self) -> Option<i64> {
+        self.rows.back().map(|(seq, _)| *seq)
+    }
+
+    /// The events of every row after `seq` up to `last`, or None when not
+    /// all of them are here.
+    pub fn between(&self, seq: i64, last: i64) -> Option<Vec<Arc<str>>> {
+        if seq >= last {
+            return Some(Vec::new());
+        }
+        let (first, _) = self.rows.front()?;
+        if *first > seq + 1 || self.last_seq() != Some(last) {
+            return None;
+        }
+        Some(
+            self.rows
+                .iter()
+                .filter(|(s, _)| *s > seq)
+                .map(|(_, events)| events.clone())
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RecentEvents;
+    use std::sync::Arc;
+
+    fn rows(seqs: impl IntoIterator<Item = i64>) -> RecentEvents {
+        let mut recent = RecentEvents::default();
+        for seq in seqs {
+            recent.push(seq, Arc::from(seq.to_string()));
+        }
+        recent
+    }
+
+    fn texts(events: Option<Vec<Arc<str>>>) -> Option<Vec<String>> {
+        events.map(|v| v.iter().map(|e| e.to_string()).collect())
+    }
+
+    #[test]
+    fn only_a_range_held_whole_up_to_its_end_is_answered() {
+        let recent = rows(5..=9);
+        assert_eq!(
+            texts(recent.between(6, 9)),
+            Some(vec!["7".into(), "8".into(), "9".into()])
+        );
+        assert_eq!(texts(recent.between(4, 9)).map(|v| v.len()), Some(5));
+        assert_eq!(recent.between(3, 9), None, "row 4 is not held");
+        assert_eq!(recent.between(6, 10), None, "row 10 is not held");
+        assert_eq!(texts(recent.between(9, 9)), Some(vec![]));
+        assert_eq!(RecentEvents::default().between(0, 3), None);
+        assert_eq!(texts(RecentEvents::default().between(3, 3)), Some(vec![]));
+    }
+
+    #[test]
+    fn a_gap_drops_the_rows_before_it_and_only_the_last_rows_are_kept() {
+        let mut recent = rows(1..=3);
+        recent.push(5, Arc::from("5"));
+        assert_eq!(recent.between(3, 5), None);
+        assert_eq!(texts(recent.between(4, 5)), Some(vec!["5".into()]));
+        let long = rows(1..=(RecentEvents::KEPT as i64 + 10));
+        let last = RecentEvents::KEPT as i64 + 10;
+        assert_eq!(
+            texts(long.between(10, last)).map(|v| v.len()),
+            Some(RecentEvents::KEPT),
+            "rows 11 to {last} are the last {} rows",
+            RecentEvents::KEPT
+        );
+        assert_eq!(long.between(9, last), None, "row 10 was let go");
     }
 }

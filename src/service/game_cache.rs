@@ -13,6 +13,7 @@
 //! cannot apply is checked again against the database before the client
 //! hears why.
 
+use super::chain::RecentEvents;
 use crate::store::games::GameRow;
 use hexpost_engine::GameState;
 use std::sync::Arc;
@@ -24,6 +25,9 @@ pub struct CachedGame {
     pub state: GameState,
     /// The users in seat 0 and 1 (they do not change once a game runs).
     pub seat_users: [i64; 2],
+    /// The events of the game's last log rows, for the next "your move"
+    /// mail.
+    pub recent: RecentEvents,
 }
 
 pub struct GameCache {

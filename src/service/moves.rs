@@ -1,6 +1,6 @@
 //! Submitting a move and reading the move log.
 
-use super::chain::{Entry, NewRows};
+use super::chain::{Entry, NewRows, RecentEvents};
 use super::engine_state;
 use super::game_cache::{CachedGame, GameCache, Used};
 use super::games::{self, Seated, finish_update};
@@ -248,13 +248,13 @@ fn attempt(
     idempotency: Option<&(String, String)>,
     now: Now,
 ) -> Result<Option<Done>, ApiError> {
-    let (mut game, seat_users, seat, copied_state) = match copy {
+    let (mut game, seat_users, seat, copied) = match copy {
         Some(copy) => {
             let Some(seat) = copy.seat_users.iter().position(|u| *u == user) else {
                 return Ok(None);
             };
-            let state = copy.state.clone();
-            (copy.game.clone(), copy.seat_users, seat as u8, Some(state))
+            let known = (copy.state.clone(), copy.recent.clone());
+            (copy.game.clone(), copy.seat_users, seat as u8, Some(known))
         }
         None => {
             let Seated {
@@ -298,9 +298,9 @@ fn attempt(
         .with("current_move_number", game.move_number)
         .with("game", current));
     }
-    let mut state = match copied_state {
-        Some(state) => state,
-        None => engine_state(&game)?,
+    let (mut state, recent) = match copied {
+        Some(known) => known,
+        None => (engine_state(&game)?, RecentEvents::default()),
     };
     let was_awaited = timeouts::awaited(&state);
     let mut events = state
@@ -310,7 +310,7 @@ fn attempt(
                 .with("reason", &e)
                 .with("move_number", game.move_number)
         })?;
-    let mut rows = NewRows::after(&game, now.at);
+    let mut rows = NewRows::after_known(&game, now.at, recent);
     let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
     rows.push(entry, &events, &state)?;
     let decision = (seat as usize, rows.seq());
@@ -342,6 +342,7 @@ fn attempt(
         response: body.clone(),
         created_at: now.at,
     });
+    let recent = rows.recent_after();
     let written = rows.write_alone(conn, &mut game, record.as_ref())?;
     Ok(written.then(|| Done {
         response: (200, body),
@@ -349,6 +350,7 @@ fn attempt(
             game,
             state,
             seat_users,
+            recent,
         }),
     }))
 }

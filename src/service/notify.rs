@@ -3,7 +3,7 @@
 //! what its templates render, computed here from what the recipient may
 //! see; the mail worker adds the links and sends it.
 
-use super::chain::NewRows;
+use super::chain::{NewRows, RecentEvents};
 use super::deadlines::{Clocks, TurnMail};
 use super::timeouts;
 use crate::api::problem::ApiError;
@@ -14,6 +14,7 @@ use crate::store::outbox::{self, NewMail, kind};
 use crate::store::{DbConnection, users};
 use hexpost_engine::{Event, GameState, Seat};
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 /// The most events one "your move" mail lists (the latest ones).
 const MAX_EVENTS: usize = 60;
@@ -208,11 +209,13 @@ pub fn after_move(
         if marks.unanswered() {
             continue;
         }
+        let stored = stored_events_after(conn, &game.id, rows, marks.decided)?;
         let since = Since {
             seq: marks.decided,
+            stored,
             unwritten: rows.rows(),
         };
-        let context = your_move(conn, game, state, seat, since, &names, recipient)?;
+        let context = your_move(game, state, seat, since, &names, recipient)?;
         let mail = Mail {
             kind: kind::YOUR_MOVE,
             game,
@@ -398,12 +401,15 @@ pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Ap
         };
         let people = users::pair(conn, [seats[0].1, seats[1].1])?;
         let state = super::engine_state(&game)?;
+        let seq = db::last_decision(conn, &game.id, user_id)?.unwrap_or(0);
+        // Nothing is added to the log: the stored rows are all there is.
+        let mut nothing_new = NewRows::after(&game, 0);
         let since = Since {
-            seq: db::last_decision(conn, &game.id, user_id)?.unwrap_or(0),
+            seq,
+            stored: stored_events_after(conn, &game.id, &mut nothing_new, seq)?,
             unwritten: &[],
         };
         let mut item = your_move(
-            conn,
             &game,
             &state,
             Seat(seat as u8),
@@ -432,13 +438,45 @@ pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Ap
 struct Since<'a> {
     /// The player's last decision (0 for none).
     seq: i64,
+    /// The events of the stored rows after it.
+    stored: Vec<Arc<str>>,
     unwritten: &'a [MoveRow],
+}
+
+/// The events of the stored rows after `seq`: known already when the move
+/// started from the game's copy, else read, and then known to the copy
+/// this change leaves.
+fn stored_events_after(
+    conn: &mut DbConnection,
+    game_id: &str,
+    rows: &mut NewRows,
+    seq: i64,
+) -> Result<Vec<Arc<str>>, ApiError> {
+    let until = rows.stored_until();
+    if let Some(events) = rows.earlier().between(seq, until) {
+        return Ok(events);
+    }
+    let (mut read, mut events) = (RecentEvents::default(), Vec::new());
+    let mut after = seq;
+    // Up to the last stored row: a short batch is the last one, and no
+    // query is spent on finding the end.
+    while after < until {
+        let batch = db::moves(conn, game_id, after, 500)?;
+        let Some(last) = batch.last() else { break };
+        after = last.seq;
+        for row in batch.into_iter().take_while(|r| r.seq <= until) {
+            let row_events = Arc::<str>::from(row.events);
+            read.push(row.seq, row_events.clone());
+            events.push(row_events);
+        }
+    }
+    rows.learn_earlier(read);
+    Ok(events)
 }
 
 /// What `seat` needs to decide: the events after its player's last
 /// decision and its hand, both as that seat may see them.
 fn your_move(
-    conn: &mut DbConnection,
     game: &GameRow,
     state: &GameState,
     seat: Seat,
@@ -448,8 +486,8 @@ fn your_move(
 ) -> Result<Value, ApiError> {
     let me = seat.index();
     let mut lines = Vec::new();
-    let mut describe_row = |row: &MoveRow| -> Result<(), ApiError> {
-        let events: Vec<Event> = serde_json::from_str(&row.events).map_err(ApiError::internal)?;
+    let mut describe_row = |row_events: &str| -> Result<(), ApiError> {
+        let events: Vec<Event> = serde_json::from_str(row_events).map_err(ApiError::internal)?;
         lines.extend(
             events
                 .iter()
@@ -457,23 +495,11 @@ fn your_move(
         );
         Ok(())
     };
-    let stored_until = since
-        .unwritten
-        .first()
-        .map_or(game.move_number, |r| r.seq - 1);
-    let mut after = since.seq;
-    // Up to the last stored row: a short batch is the last one, and no
-    // query is spent on finding the end.
-    while after < stored_until {
-        let rows = db::moves(conn, &game.id, after, 500)?;
-        let Some(last) = rows.last() else { break };
-        after = last.seq;
-        for row in rows.iter().take_while(|r| r.seq <= stored_until) {
-            describe_row(row)?;
-        }
+    for row_events in &since.stored {
+        describe_row(row_events)?;
     }
     for row in since.unwritten.iter().filter(|r| r.seq > since.seq) {
-        describe_row(row)?;
+        describe_row(&row.events)?;
     }
     let omitted = lines.len().saturating_sub(MAX_EVENTS);
     let view = state.view(Some(seat));
