@@ -137,6 +137,7 @@ fn a_change_is_written_whole_and_raises_the_version() {
                 moves: &rows,
                 mails: &mails,
                 idempotency: Some(&record),
+                people: None,
             },
         )
         .unwrap();
@@ -179,6 +180,7 @@ fn a_change_from_an_older_version_writes_nothing() {
                 moves: &[log_row(1, ada)],
                 mails: &[mail("m-1", ada)],
                 idempotency: Some(&key(ada, "k-1")),
+                people: None,
             },
         )
         .unwrap();
@@ -204,6 +206,7 @@ fn a_stored_idempotency_key_makes_the_change_a_conflict() {
                 moves: &[log_row(1, ada)],
                 mails: &[],
                 idempotency: Some(&key(ada, "k-1")),
+                people: None,
             },
         )
         .unwrap();
@@ -219,6 +222,7 @@ fn a_stored_idempotency_key_makes_the_change_a_conflict() {
                 moves: &[log_row(2, ada)],
                 mails: &[],
                 idempotency: Some(&key(ada, "k-1")),
+                people: None,
             },
         )
         .unwrap();
@@ -242,6 +246,7 @@ fn a_mail_whose_message_id_is_queued_is_not_queued_twice() {
                     // A digest names its day: the second move's is the same.
                     mails: &[mail("digest.1.2026-11-24", ada)],
                     idempotency: None,
+                    people: None,
                 },
             )
             .unwrap();
@@ -264,6 +269,7 @@ fn a_change_inside_a_transaction_is_undone_with_it() {
                     moves: &[log_row(1, ada)],
                     mails: &[mail("m-1", ada)],
                     idempotency: None,
+                    people: None,
                 };
                 assert!(change::write(conn, change)?, "{backend:?}");
                 Err(hexpost::store::StoreError::Corrupt(
@@ -273,5 +279,61 @@ fn a_change_inside_a_transaction_is_undone_with_it() {
         assert!(failed.is_err(), "{backend:?}");
         assert_eq!(stored(&mut conn).version, read.version, "{backend:?}");
         assert_eq!(counts(&mut conn), (0, 0, 0), "{backend:?}");
+    }
+}
+
+#[test]
+fn a_change_made_with_accounts_that_changed_since_writes_nothing() {
+    for backend in BACKENDS {
+        let (_db, mut conn, ada) = database(backend);
+        let bob = users::insert(&mut conn, "bob@example.org", "Bob", "x", false)
+            .unwrap()
+            .unwrap()
+            .id;
+        let people = users::pair(&mut conn, [ada, bob]).unwrap();
+        // Bob turns mails off after a copy of his account was kept.
+        let off = users::MailSettings {
+            notify: users::notify::OFF.into(),
+            ..people[1].mail_settings()
+        };
+        users::set_mail_settings(&mut conn, bob, &off).unwrap();
+        let read = stored(&mut conn);
+        let mut game = moved_to(&read, 1);
+        let written = change::write_alone(
+            &mut conn,
+            Change {
+                game: &mut game,
+                moves: &[log_row(1, ada)],
+                mails: &[mail("m-1", bob)],
+                idempotency: None,
+                people: Some(&people),
+            },
+        )
+        .unwrap();
+        assert!(!written, "{backend:?}");
+        assert_eq!(stored(&mut conn).version, read.version, "{backend:?}");
+        assert_eq!(counts(&mut conn), (0, 0, 0), "{backend:?}");
+
+        // The accounts as they are now: written.
+        let current = users::pair(&mut conn, [ada, bob]).unwrap();
+        assert_eq!(current[1].version, people[1].version + 1, "{backend:?}");
+        let written = change::write_alone(
+            &mut conn,
+            Change {
+                game: &mut game,
+                moves: &[log_row(1, ada)],
+                mails: &[],
+                idempotency: None,
+                people: Some(&current),
+            },
+        )
+        .unwrap();
+        assert!(written, "{backend:?}");
+        assert_eq!(counts(&mut conn), (1, 0, 0), "{backend:?}");
+
+        // Every change of an account raises its version.
+        users::set_admin(&mut conn, ada, true).unwrap();
+        let after = users::pair(&mut conn, [ada, bob]).unwrap();
+        assert_eq!(after[0].version, current[0].version + 1, "{backend:?}");
     }
 }

@@ -683,6 +683,84 @@ fn a_turn_mail_lists_the_events_since_its_readers_last_decision() {
     }
 }
 
+/// A game's copy keeps its players' accounts for the next "your move"
+/// mail. A player who turns mail off after the copy was made gets no mail
+/// when the turn passes to them, and one who turns it back on gets one:
+/// the move that used the old accounts is not written, and is computed
+/// again from the database.
+#[test]
+fn a_turn_mail_follows_settings_changed_after_the_game_was_copied() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let (a, b, id) = server.client().new_game("standard", json!({}));
+        let players = [&a, &b];
+        // Bob, players[1], the invited player.
+        let bob_player = game(&b, &id)["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["display_name"].as_str().unwrap().starts_with("bob"))
+            .unwrap()
+            .clone();
+        let bob_id = bob_player["user_id"].as_i64().unwrap();
+        // The move numbers of bob's "your move" mails.
+        let mails_to_bob = || -> Vec<i64> {
+            let pool = server.db();
+            let mut conn = pool.get().unwrap();
+            table::table
+                .filter(table::game_id.eq(&id))
+                .filter(table::kind.eq(outbox::kind::YOUR_MOVE))
+                .filter(table::user_id.eq(bob_id))
+                .select(table::game_seq)
+                .load::<Option<i64>>(&mut conn)
+                .unwrap()
+                .into_iter()
+                .flatten()
+                .collect()
+        };
+        // Plays single random moves until players[who] is awaited after a
+        // move that did not await them: the turn passed to them.
+        let mut seed = 0;
+        let mut play_until_passed_to = |who: usize| -> i64 {
+            for _ in 0..400 {
+                let before = awaiting(players, &id);
+                seed += 1;
+                common::play_moves(players, &id, seed, 1);
+                let after = awaiting(players, &id);
+                if !before.contains(&who) && after.contains(&who) {
+                    return game(&a, &id)["move_number"].as_i64().unwrap();
+                }
+            }
+            panic!("{backend:?}: the turn never passed to player {who}");
+        };
+        // Once both have had a turn mail, the copy holds both accounts.
+        play_until_passed_to(0);
+        play_until_passed_to(1);
+        let mailed_before = mails_to_bob().len();
+        assert!(mailed_before > 0, "{backend:?}");
+
+        b.put("/api/v1/account/notifications", &json!({"notify": "off"}))
+            .ok();
+        let passed = play_until_passed_to(1);
+        assert_eq!(
+            mails_to_bob().len(),
+            mailed_before,
+            "{backend:?}: a mail to bob, who turned them off, at move {passed}"
+        );
+
+        b.put(
+            "/api/v1/account/notifications",
+            &json!({"notify": "every_move"}),
+        )
+        .ok();
+        let passed = play_until_passed_to(1);
+        assert!(
+            mails_to_bob().contains(&passed),
+            "{backend:?}: no mail to bob, who turned them on again, at move {passed}"
+        );
+    }
+}
+
 #[test]
 fn without_smtp_mails_are_files_and_mail_required_refuses_to_serve() {
     for backend in [Backend::Sqlite] {

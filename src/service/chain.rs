@@ -8,6 +8,7 @@ use crate::store::DbConnection;
 use crate::store::change::{self, Change};
 use crate::store::games::{GameRow, IdempotencyRecord, MoveRow};
 use crate::store::outbox::NewMail;
+use crate::store::users::{self, User};
 use hexpost_engine::{Event, GameState};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -78,6 +79,11 @@ pub struct NewRows {
     /// The stored rows just before these, as far as this instance knows
     /// them.
     earlier: RecentEvents,
+    /// The players' accounts: from the game's copy, or as read for this
+    /// change's mails.
+    people: Option<Arc<[User; 2]>>,
+    /// The accounts came from the copy: the write checks they are current.
+    people_from_copy: bool,
 }
 
 impl NewRows {
@@ -91,17 +97,47 @@ impl NewRows {
             state_json: None,
             mails: Vec::new(),
             earlier: RecentEvents::default(),
+            people: None,
+            people_from_copy: false,
         }
     }
 
-    /// The same, knowing the events of the game's last stored rows (the
-    /// game's copy in `game_cache`, which must be the game as stored).
-    pub fn after_known(game: &GameRow, at: i64, earlier: RecentEvents) -> Self {
+    /// The same, knowing the events of the game's last stored rows and,
+    /// if known, its players' accounts: from the game's copy in
+    /// `game_cache`, which the write checks against the database.
+    pub fn after_known(
+        game: &GameRow,
+        at: i64,
+        earlier: RecentEvents,
+        people: Option<Arc<[User; 2]>>,
+    ) -> Self {
         debug_assert!(earlier.last_seq().is_none_or(|s| s == game.move_number));
         NewRows {
             earlier,
+            people_from_copy: people.is_some(),
+            people,
             ..NewRows::after(game, at)
         }
+    }
+
+    /// The players' accounts (`seats`: their ids by seat), as known or
+    /// else read.
+    pub fn people(
+        &mut self,
+        conn: &mut DbConnection,
+        seats: [i64; 2],
+    ) -> Result<Arc<[User; 2]>, ApiError> {
+        if let Some(people) = &self.people {
+            return Ok(people.clone());
+        }
+        let people = Arc::new(users::pair(conn, seats)?);
+        self.people = Some(people.clone());
+        Ok(people)
+    }
+
+    /// The players' accounts, if this change knows them.
+    pub fn people_known(&self) -> Option<Arc<[User; 2]>> {
+        self.people.clone()
     }
 
     /// The events of the stored rows just before these, as far as known.
@@ -250,6 +286,7 @@ impl NewRows {
             moves: &self.rows,
             mails: &self.mails,
             idempotency,
+            people: self.people.as_deref().filter(|_| self.people_from_copy),
         };
         Ok(how(conn, change)?)
     }

@@ -12,9 +12,15 @@
 //! that lost a race. The copy never decides a refusal either: a move it
 //! cannot apply is checked again against the database before the client
 //! hears why.
+//!
+//! With the game the copy keeps what a "your move" mail needs when the
+//! turn passes: the events of the last log rows, as current as the game
+//! row, and the players' accounts, whose own version the write checks as
+//! well (a player may change their mail settings on any instance).
 
 use super::chain::RecentEvents;
 use crate::store::games::GameRow;
+use crate::store::users::User;
 use hexpost_engine::GameState;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,6 +34,9 @@ pub struct CachedGame {
     /// The events of the game's last log rows, for the next "your move"
     /// mail.
     pub recent: RecentEvents,
+    /// The players' accounts, once a move has read them for a mail; a
+    /// move that uses them is written only if neither has changed.
+    pub people: Option<Arc<[User; 2]>>,
 }
 
 pub struct GameCache {

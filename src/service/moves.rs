@@ -253,7 +253,7 @@ fn attempt(
             let Some(seat) = copy.seat_users.iter().position(|u| *u == user) else {
                 return Ok(None);
             };
-            let known = (copy.state.clone(), copy.recent.clone());
+            let known = (copy.state.clone(), copy.recent.clone(), copy.people.clone());
             (copy.game.clone(), copy.seat_users, seat as u8, Some(known))
         }
         None => {
@@ -298,9 +298,9 @@ fn attempt(
         .with("current_move_number", game.move_number)
         .with("game", current));
     }
-    let (mut state, recent) = match copied {
+    let (mut state, recent, people) = match copied {
         Some(known) => known,
-        None => (engine_state(&game)?, RecentEvents::default()),
+        None => (engine_state(&game)?, RecentEvents::default(), None),
     };
     let was_awaited = timeouts::awaited(&state);
     let mut events = state
@@ -310,7 +310,7 @@ fn attempt(
                 .with("reason", &e)
                 .with("move_number", game.move_number)
         })?;
-    let mut rows = NewRows::after_known(&game, now.at, recent);
+    let mut rows = NewRows::after_known(&game, now.at, recent, people);
     let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
     rows.push(entry, &events, &state)?;
     let decision = (seat as usize, rows.seq());
@@ -342,7 +342,7 @@ fn attempt(
         response: body.clone(),
         created_at: now.at,
     });
-    let recent = rows.recent_after();
+    let (recent, people) = (rows.recent_after(), rows.people_known());
     let written = rows.write_alone(conn, &mut game, record.as_ref())?;
     Ok(written.then(|| Done {
         response: (200, body),
@@ -351,6 +351,7 @@ fn attempt(
             state,
             seat_users,
             recent,
+            people,
         }),
     }))
 }

@@ -172,7 +172,7 @@ pub fn after_move(
     if !over && awaited.is_empty() {
         return Ok(());
     }
-    let people = users::pair(conn, *seats)?;
+    let people = rows.people(conn, *seats)?;
     let names = names_of(&people);
     if over {
         for mail in game_over(game, state, &people, &names, None, at) {

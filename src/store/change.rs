@@ -12,6 +12,7 @@
 use super::games::{self, GameRow, IdempotencyRecord, MoveRow};
 use super::outbox::{self, NewMail};
 use super::schema::idempotency_keys;
+use super::users::{self, User};
 use super::{DbConnection, StoreResult, write_tx};
 use diesel::pg::Pg;
 use diesel::prelude::*;
@@ -26,6 +27,9 @@ pub struct Change<'a> {
     pub moves: &'a [MoveRow],
     pub mails: &'a [NewMail],
     pub idempotency: Option<&'a IdempotencyRecord>,
+    /// The players' accounts, when the change used them as a copy kept
+    /// in memory: then it is written only if neither has changed since.
+    pub people: Option<&'a [User; 2]>,
 }
 
 /// Writes `change` inside the caller's transaction; `false` (and nothing
@@ -40,6 +44,11 @@ pub fn write(conn: &mut DbConnection, change: Change) -> StoreResult<bool> {
             Ok(written == 1)
         }
         DbConnection::Sqlite(_) => {
+            if let Some(people) = change.people
+                && !users::unchanged(conn, people)?
+            {
+                return Ok(false);
+            }
             if !games::save(conn, change.game)? {
                 return Ok(false);
             }
@@ -83,6 +92,9 @@ struct PgChange<'a> {
     moves: MoveColumns<'a>,
     mails: MailColumns<'a>,
     keys: KeyColumns<'a>,
+    /// The accounts to check (none: nothing to check).
+    people_ids: Vec<i64>,
+    people_versions: Vec<i64>,
 }
 
 #[derive(Default)]
@@ -161,11 +173,14 @@ impl<'a> PgChange<'a> {
             keys.response.push(&k.response);
             keys.created_at.push(k.created_at);
         }
+        let people = change.people.map_or(&[][..], |p| &p[..]);
         PgChange {
             game: change.game,
             moves,
             mails,
             keys,
+            people_ids: people.iter().map(|u| u.id).collect(),
+            people_versions: people.iter().map(|u| u.version).collect(),
         }
     }
 }
@@ -225,6 +240,9 @@ impl QueryFragment<Pg> for PgChange<'_> {
         out.push_bind_param::<Text, _>(&g.id)?;
         out.push_sql(" AND version = ");
         out.push_bind_param::<BigInt, _>(&g.version)?;
+        out.push_sql(" AND NOT EXISTS (SELECT 1 FROM users u JOIN unnest(");
+        binds!(out, &self.people_ids => Array<BigInt>, &self.people_versions => Array<BigInt>);
+        out.push_sql(") AS p (id, version) ON u.id = p.id WHERE u.version <> p.version)");
         // Every insert reads from `g`: without the update there is no row
         // to insert.
         out.push_sql(

@@ -13,6 +13,7 @@ diesel::table! {
         quiet_start -> Nullable<Integer>,
         quiet_end -> Nullable<Integer>,
         digest_hour -> Integer,
+        version -> BigInt,
     }
 }
 

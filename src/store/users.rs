@@ -23,6 +23,9 @@ pub struct User {
     pub quiet_end: Option<i32>,
     /// The local hour the daily digest goes out.
     pub digest_hour: i32,
+    /// Raised by every change of the row (`set_*` below), so that a copy
+    /// of it can be checked when a game's change is written.
+    pub version: i64,
 }
 
 #[derive(Insertable)]
@@ -162,14 +165,32 @@ pub fn set_mail_settings(
     settings: &MailSettings,
 ) -> StoreResult<()> {
     diesel::update(users::table.find(id))
-        .set(settings)
+        .set((settings, users::version.eq(users::version + 1)))
         .execute(conn)?;
     Ok(())
 }
 
+/// Whether both accounts are still the versions in `people`.
+pub fn unchanged(conn: &mut DbConnection, people: &[User; 2]) -> StoreResult<bool> {
+    for person in people {
+        let version: Option<i64> = users::table
+            .find(person.id)
+            .select(users::version)
+            .first(conn)
+            .optional()?;
+        if version != Some(person.version) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 pub fn set_admin(conn: &mut DbConnection, id: i64, admin: bool) -> StoreResult<()> {
     diesel::update(users::table.find(id))
-        .set(users::is_admin.eq(admin))
+        .set((
+            users::is_admin.eq(admin),
+            users::version.eq(users::version + 1),
+        ))
         .execute(conn)?;
     Ok(())
 }
