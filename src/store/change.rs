@@ -92,9 +92,8 @@ struct PgChange<'a> {
     moves: MoveColumns<'a>,
     mails: MailColumns<'a>,
     keys: KeyColumns<'a>,
-    /// The accounts to check (none: nothing to check).
-    people_ids: Vec<i64>,
-    people_versions: Vec<i64>,
+    /// The accounts to check, as (id, version) by seat.
+    people: [(Option<i64>, Option<i64>); 2],
 }
 
 #[derive(Default)]
@@ -173,14 +172,16 @@ impl<'a> PgChange<'a> {
             keys.response.push(&k.response);
             keys.created_at.push(k.created_at);
         }
-        let people = change.people.map_or(&[][..], |p| &p[..]);
+        let person = |seat: usize| match change.people {
+            Some(p) => (Some(p[seat].id), Some(p[seat].version)),
+            None => (None, None),
+        };
         PgChange {
             game: change.game,
             moves,
             mails,
             keys,
-            people_ids: people.iter().map(|u| u.id).collect(),
-            people_versions: people.iter().map(|u| u.version).collect(),
+            people: [person(0), person(1)],
         }
     }
 }
@@ -240,9 +241,18 @@ impl QueryFragment<Pg> for PgChange<'_> {
         out.push_bind_param::<Text, _>(&g.id)?;
         out.push_sql(" AND version = ");
         out.push_bind_param::<BigInt, _>(&g.version)?;
-        out.push_sql(" AND NOT EXISTS (SELECT 1 FROM users u JOIN unnest(");
-        binds!(out, &self.people_ids => Array<BigInt>, &self.people_versions => Array<BigInt>);
-        out.push_sql(") AS p (id, version) ON u.id = p.id WHERE u.version <> p.version)");
+        // And each account the change used from a copy is still the
+        // version copied: a lookup by primary key each, whatever the plan
+        // (scalars, not arrays, so the generic plan cannot pick a scan).
+        for (id, version) in &self.people {
+            out.push_sql(" AND (");
+            out.push_bind_param::<Nullable<BigInt>, _>(id)?;
+            out.push_sql("::bigint IS NULL OR EXISTS (SELECT 1 FROM users WHERE id = ");
+            out.push_bind_param::<Nullable<BigInt>, _>(id)?;
+            out.push_sql(" AND version = ");
+            out.push_bind_param::<Nullable<BigInt>, _>(version)?;
+            out.push_sql("))");
+        }
         // Every insert reads from `g`: without the update there is no row
         // to insert.
         out.push_sql(
