@@ -51,13 +51,19 @@ sql() { psql -qXAt -v ON_ERROR_STOP=1 "$PG_URL/$1" -c "$2"; }
 
 # What the server wrote while a command ran: WAL bytes, and checkpoints
 # (a checkpoint inside a run makes the next write of each page a full
-# page image, and is one cause of run-to-run spread).
-wal_mark() { sql postgres "SELECT pg_current_wal_lsn() || ' ' || (checkpoints_timed + checkpoints_req) FROM pg_stat_bgwriter"; }
+# page image, and is one cause of run-to-run spread). And the share of
+# the machine's CPU time the hypervisor gave to other guests (steal): on
+# a shared VM it stalls every process at once, and a fixed-schedule
+# latency counts each stall against every move queued behind it.
+wal_mark() {
+  echo "$(sql postgres "SELECT pg_current_wal_lsn() || ' ' || (checkpoints_timed + checkpoints_req) FROM pg_stat_bgwriter")" \
+    "$(awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $9}' /proc/stat)"
+}
 wal_report() { # mark before, label
-  local lsn0 cp0 lsn1 cp1
-  read -r lsn0 cp0 <<<"$1"
-  read -r lsn1 cp1 <<<"$(wal_mark)"
-  echo "   $2: $(sql postgres "SELECT pg_size_pretty(pg_wal_lsn_diff('$lsn1', '$lsn0'))") of WAL, $((cp1 - cp0)) checkpoint(s)"
+  local lsn0 cp0 all0 st0 lsn1 cp1 all1 st1
+  read -r lsn0 cp0 all0 st0 <<<"$1"
+  read -r lsn1 cp1 all1 st1 <<<"$(wal_mark)"
+  echo "   $2: $(sql postgres "SELECT pg_size_pretty(pg_wal_lsn_diff('$lsn1', '$lsn0'))") of WAL, $((cp1 - cp0)) checkpoint(s), $(((st1 - st0) * 100 / (all1 - all0 + 1)))% of CPU time stolen"
 }
 
 free_gb=$(df -BG --output=avail "$(sql postgres 'SHOW data_directory')" 2>/dev/null | tail -1 | tr -dc 0-9 || echo 0)
