@@ -72,6 +72,7 @@ pub struct Metrics {
     deadline_sweeps: Counter,
     deadline_actions: Family<KindLabel, Counter>,
     game_cache: Family<UsedLabel, Counter>,
+    game_cache_games: Gauge,
     /// Two scrapes at once must not both add the same difference.
     game_cache_catch_up: std::sync::Mutex<()>,
     pool_connections: Gauge,
@@ -140,6 +141,12 @@ impl Metrics {
             "Moves by how the copy of their game this instance wrote last served them: hit (no read), read_again (stale or refused), miss (none)",
             game_cache.clone(),
         );
+        let game_cache_games = Gauge::default();
+        registry.register(
+            "game_cache_games",
+            "Games whose copy this instance keeps (at most GAME_CACHE_SIZE)",
+            game_cache_games.clone(),
+        );
         let pool_connections = Gauge::default();
         registry.register(
             "db_pool_connections",
@@ -175,6 +182,7 @@ impl Metrics {
             deadline_sweeps,
             deadline_actions,
             game_cache,
+            game_cache_games,
             game_cache_catch_up: Default::default(),
             pool_connections,
             pool_idle,
@@ -222,6 +230,8 @@ impl Metrics {
 
     /// Brings the cache's counters up to the counts the cache keeps.
     fn set_game_cache(&self, cache: &GameCache) {
+        self.game_cache_games
+            .set(i64::try_from(cache.kept()).unwrap_or(i64::MAX));
         let _one_at_a_time = self
             .game_cache_catch_up
             .lock()

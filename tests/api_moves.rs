@@ -563,6 +563,12 @@ fn cache_count(server: &TestServer, used: &str) -> u64 {
     .map_or(0, |n| n as u64)
 }
 
+/// How many games this instance keeps a copy of.
+fn games_kept(server: &TestServer) -> u64 {
+    common::metric_sample(&server.metrics(), "hexpost_game_cache_games", &[])
+        .expect("the gauge is always served") as u64
+}
+
 /// The moves after the first start from the copy the instance wrote; a
 /// copy made stale behind its back (another instance, a reminder) costs
 /// the move a read, and the other write is kept.
@@ -584,6 +590,7 @@ fn moves_start_from_the_copy_written_last_and_a_stale_copy_is_read_again() {
         assert_eq!(cache_count(&server, "miss"), 1, "{backend:?}");
         assert_eq!(cache_count(&server, "hit"), 2, "{backend:?}");
         assert_eq!(cache_count(&server, "read_again"), 0, "{backend:?}");
+        assert_eq!(games_kept(&server), 1, "{backend:?}");
 
         // Another writer changes the game behind the instance's back.
         let mut conn = server.db().get().unwrap();
@@ -614,6 +621,12 @@ fn moves_start_from_the_copy_written_last_and_a_stale_copy_is_read_again() {
         let (p, _, view) = awaited([&a, &b], &id);
         p.submit(&id, n + 1, &a_legal_move(&view)).ok();
         assert_eq!(cache_count(&server, "hit"), 3, "{backend:?}");
+        assert_eq!(games_kept(&server), 1, "{backend:?}");
+
+        // A game that ends keeps no copy.
+        a.post(&format!("/api/v1/games/{id}/resign"), &json!({}))
+            .ok();
+        assert_eq!(games_kept(&server), 0, "{backend:?}");
     }
 }
 

@@ -206,8 +206,11 @@ pub async fn resign(
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
     let now = state.now();
+    // A finished game takes no more moves: its copy would only hold a
+    // place in the cache until it was pushed out.
+    let games = state.games.clone();
     let d = state
-        .db(move |conn| svc::resign(conn, user.id, &id, now))
+        .db(move |conn| svc::resign(conn, user.id, &id, now).inspect(|_| games.forget(&id)))
         .await?;
     Ok(HttpResponse::Ok().json(d))
 }

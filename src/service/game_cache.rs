@@ -88,6 +88,11 @@ impl GameCache {
         self.moves[used as usize].load(Ordering::Relaxed)
     }
 
+    /// How many games have a copy here now.
+    pub fn kept(&self) -> usize {
+        self.games.as_ref().map_or(0, |games| games.len())
+    }
+
     pub fn get(&self, game_id: &str) -> Option<Arc<CachedGame>> {
         self.games.as_ref()?.get(game_id)
     }
