@@ -13,47 +13,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PG_URL=${PG_URL:-postgres://postgres@127.0.0.1:5432}
-CLIENTS=${CLIENTS:-16}
 WINDOW=${WINDOW:-30}
 PORT=${PORT:-18481}
-HEXPOST_BIN=${HEXPOST_BIN:-}
-LOAD_BIN=${LOAD_BIN:-}
-
-if [ -z "$HEXPOST_BIN" ] || [ -z "$LOAD_BIN" ]; then
-  cargo build --release --locked --bin hexpost --example load
-  HEXPOST_BIN=${HEXPOST_BIN:-target/release/hexpost}
-  LOAD_BIN=${LOAD_BIN:-target/release/examples/load}
-fi
+source bench/lib.sh
+bench_binaries
 
 db=hexpost_cost_$$
-mail_dir=$(mktemp -d -p "${MAIL_DIR_PARENT:-/dev/shm}")
-log=$(mktemp)
-server_pid=
-load_pid=
-cleanup() {
-  [ -n "$load_pid" ] && kill "$load_pid" 2>/dev/null
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  psql -qX "$PG_URL/postgres" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null || true
-  rm -rf "$mail_dir" "$log"
-}
-trap cleanup EXIT
-sql() { psql -qXAt -v ON_ERROR_STOP=1 "$PG_URL/$db" -c "$1"; }
-
-psql -qX "$PG_URL/postgres" -c "CREATE DATABASE $db"
+create_db "$db"
 statements=false
-if sql "SHOW shared_preload_libraries" | grep -q pg_stat_statements; then
-  sql "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" && statements=true
+if sql "$db" "SHOW shared_preload_libraries" | grep -q pg_stat_statements; then
+  sql "$db" "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" && statements=true
 fi
-
-DATABASE_URL="$PG_URL/$db" HEXPOST_BIND="127.0.0.1:$PORT" HEXPOST_DATA_DIR="$mail_dir" \
-  DATABASE_POOL_SIZE="$CLIENTS" RATE_LIMIT_LOGIN_PER_MINUTE=0 RATE_LIMIT_MOVES_PER_MINUTE=0 \
-  RUST_LOG=warn "$HEXPOST_BIN" serve 2>"$log" &
-server_pid=$!
-for _ in $(seq 1 100); do
-  curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-  sleep 0.2
-done
+start_server "$db" "$PORT"
 
 "$LOAD_BIN" --base "http://127.0.0.1:$PORT" --clients "$CLIENTS" --duration $((WINDOW + 20)) \
   --warmup 0 --seed 1 >/dev/null &
@@ -67,10 +38,10 @@ ticks() { # user + system clock ticks of the given processes
   echo "$total"
 }
 backends() { pgrep -f "postgres: .* $db " | tr '\n' ' '; }
-moves() { sql "SELECT count(*) FROM moves WHERE actor LIKE 'seat:%'"; }
+moves() { sql "$db" "SELECT count(*) FROM moves WHERE actor LIKE 'seat:%'"; }
 
 sleep 10 # warm-up: the clients register and start their games
-$statements && sql "SELECT pg_stat_statements_reset()" >/dev/null
+$statements && sql "$db" "SELECT pg_stat_statements_reset()" >/dev/null
 m0=$(moves)
 s0=$(ticks "$server_pid")
 l0=$(ticks "$load_pid")
@@ -93,7 +64,7 @@ print(f"all three: {(server + pg + load) * 1000 / moves:.2f} ms per move")
 EOF
 if $statements; then
   echo "statements per move (calls / moves) and mean execution time:"
-  sql "SELECT round(calls::numeric / $((m1 - m0)), 2) || ' x ' || round(mean_exec_time::numeric, 3) || ' ms  '
+  sql "$db" "SELECT round(calls::numeric / $((m1 - m0)), 2) || ' x ' || round(mean_exec_time::numeric, 3) || ' ms  '
          || left(regexp_replace(query, '\s+', ' ', 'g'), 90)
        FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
        WHERE d.datname = current_database() AND calls >= $((m1 - m0)) / 100

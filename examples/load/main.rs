@@ -40,6 +40,11 @@ struct Args {
     /// Seeds the players' choices (the games' dice are the server's).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Seconds a request may take before its client gives up. Thousands
+    /// of clients registering at once queue for the server's password
+    /// hashing, a few at a time.
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
     /// Threads the clients are shared out over.
     #[arg(long, default_value_t = 2)]
     threads: usize,
@@ -66,14 +71,14 @@ fn main() -> std::process::ExitCode {
                 .filter(|i| i % args.threads.max(1) == t)
                 .collect();
             let (base, variant, run) = (args.base.clone(), args.variant.clone(), run.clone());
-            let (clients, seed) = (args.clients, args.seed);
+            let (clients, seed, timeout) = (args.clients, args.seed, args.timeout);
             std::thread::spawn(move || {
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
                     .expect("tokio runtime");
                 let http = reqwest::Client::builder()
-                    .timeout(Duration::from_secs(60))
+                    .timeout(Duration::from_secs(timeout))
                     .build()
                     .expect("HTTP client");
                 let tasks: Vec<_> = mine
