@@ -27,6 +27,8 @@ pub struct AppState {
     pub metrics: std::sync::Arc<Metrics>,
     /// The games this instance wrote last (`service::game_cache`).
     pub games: std::sync::Arc<crate::service::game_cache::GameCache>,
+    /// Password hashes and checks, a few at a time.
+    pub hashing: std::sync::Arc<crate::auth::password::Hashing>,
 }
 
 impl AppState {
@@ -43,6 +45,7 @@ impl AppState {
             games: std::sync::Arc::new(crate::service::game_cache::GameCache::new(
                 config.game_cache_size,
             )),
+            hashing: std::sync::Arc::new(crate::auth::password::Hashing::per_core()),
             config,
             pool,
             clock: Clock::system(),

@@ -144,12 +144,12 @@ pub async fn register(
 ) -> Result<HttpResponse, ApiError> {
     state.login_limiter.check(&client_key(&req))?;
     let (email, name) = check_registration(&body)?;
-    let hash = web::block({
-        let pw = body.password.clone();
-        move || password::hash(&pw)
-    })
-    .await?
-    .map_err(ApiError::internal)?;
+    let pw = body.password.clone();
+    let hash = state
+        .hashing
+        .run(move || password::hash(&pw))
+        .await?
+        .map_err(ApiError::internal)?;
     let user = state
         .db(move |conn| users::insert(conn, &email, &name, &hash, false).map_err(ApiError::from))
         .await?
@@ -177,8 +177,10 @@ pub async fn login(
         .db(move |conn| users::by_email(conn, &email).map_err(ApiError::from))
         .await?;
     let password = body.password.clone();
-    let checked =
-        web::block(move || user.filter(|u| password::verify(&password, &u.password_hash))).await?;
+    let checked = state
+        .hashing
+        .run(move || user.filter(|u| password::verify(&password, &u.password_hash)))
+        .await?;
     let user = checked.ok_or_else(|| {
         let mut e = ApiError::unauthorized("wrong e-mail or password");
         e.code = "bad_credentials";

@@ -56,7 +56,9 @@ pub async fn create_user(
         password: secret,
     };
     let (email, name) = check_registration(&account)?;
-    let hash = web::block(move || password::hash(&account.password))
+    let hash = state
+        .hashing
+        .run(move || password::hash(&account.password))
         .await?
         .map_err(ApiError::internal)?;
     let user = state
