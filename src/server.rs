@@ -95,6 +95,13 @@ pub fn build(
     listener: std::net::TcpListener,
 ) -> std::io::Result<Serving> {
     let body_limit = state.config.body_limit_bytes;
+    // A blocking task either waits for one of the pool's connections or
+    // hashes a password (one per core at a time), so more threads than
+    // that per worker only wait, each with a stack and an allocator heap
+    // of its own: actix's default of 512 in all made a server with 1,000
+    // clients hold about 900 MB (docs/performance.md).
+    let blocking_threads = state.config.database_pool_size as usize
+        + std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut background = Background::new();
     let worker = Worker::new(&state.config, state.pool.clone())
         .map_err(std::io::Error::other)?
@@ -156,6 +163,7 @@ pub fn build(
             // The browser client; unknown paths still get the API's 404.
             .default_service(web::to(crate::web::serve))
     })
+    .worker_max_blocking_threads(blocking_threads)
     .listen(listener)?
     .shutdown_timeout(30)
     .run();
