@@ -32,7 +32,6 @@ source bench/lib.sh
 tag=$$
 app_db=hexpost_load_$tag
 bench_db=hexpost_pgbench_$tag
-work=$bench_work
 
 # What the server wrote while a command ran: WAL bytes, and checkpoints
 # (a checkpoint inside a run makes the next write of each page a full
@@ -59,7 +58,6 @@ fi
 
 echo "== building (release)"
 bench_binaries
-load=$LOAD_BIN
 
 echo "== machine"
 echo "cpus: $(nproc); $(sql postgres 'SELECT version()')"
@@ -70,9 +68,9 @@ create_db "$bench_db"
 pgbench -q -i -s "$SCALE" "$PG_URL/$bench_db" >/dev/null 2>&1
 sql postgres "CHECKPOINT"
 mark=$(wal_mark)
-pgbench -N -n -c "$CLIENTS" -j 2 -T "$DURATION" "$PG_URL/$bench_db" | tee "$work/pgbench.txt"
+pgbench -N -n -c "$CLIENTS" -j 2 -T "$DURATION" "$PG_URL/$bench_db" | tee "$bench_work/pgbench.txt"
 wal_report "$mark" pgbench
-tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$work/pgbench.txt" | head -1)
+tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$bench_work/pgbench.txt" | head -1)
 sql postgres "DROP DATABASE $bench_db WITH (FORCE)"
 
 echo "== starting hexpost (release) on $app_db"
@@ -84,11 +82,11 @@ run_load() { # name, extra args...
   shift
   sql "$app_db" "CHECKPOINT"
   mark=$(wal_mark)
-  "$load" --base "http://127.0.0.1:$PORT" --clients "$CLIENTS" --duration "$DURATION" \
-    --warmup "$WARMUP" --json "$@" | tee "$work/$name.txt"
+  "$LOAD_BIN" --base "http://127.0.0.1:$PORT" --clients "$CLIENTS" --duration "$DURATION" \
+    --warmup "$WARMUP" --json "$@" | tee "$bench_work/$name.txt"
   wal_report "$mark" "$name"
 }
-field() { tail -1 "$work/$1.txt" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"; }
+field() { tail -1 "$bench_work/$1.txt" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"; }
 
 echo "== saturation"
 run_load saturation --seed 1
@@ -117,7 +115,7 @@ echo "== the same again"
 run_load seeded_again --seed 4 --rate "$half"
 
 echo "== summary"
-python3 - "$tps" "$work" <<'EOF'
+python3 - "$tps" "$bench_work" <<'EOF'
 import json, sys
 tps, work = float(sys.argv[1]), sys.argv[2]
 r = {n: json.loads(open(f"{work}/{n}.txt").read().strip().splitlines()[-1])

@@ -96,12 +96,11 @@ pub fn build(
 ) -> std::io::Result<Serving> {
     let body_limit = state.config.body_limit_bytes;
     // A blocking task either waits for one of the pool's connections or
-    // hashes a password (one per core at a time), so more threads than
-    // that per worker only wait, each with a stack and an allocator heap
-    // of its own: actix's default of 512 in all made a server with 1,000
-    // clients hold about 900 MB (docs/performance.md).
-    let blocking_threads = state.config.database_pool_size as usize
-        + std::thread::available_parallelism().map_or(1, |n| n.get());
+    // hashes a password (a few at a time), so more threads than that per
+    // worker only wait, each with a stack and an allocator heap of its
+    // own: actix's default of 512 in all made a server with 1,000 clients
+    // hold about 900 MB (docs/performance.md).
+    let blocking_threads = state.config.database_pool_size as usize + state.hashing.at_once();
     let mut background = Background::new();
     let worker = Worker::new(&state.config, state.pool.clone())
         .map_err(std::io::Error::other)?

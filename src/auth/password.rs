@@ -31,18 +31,26 @@ pub fn verify(password: &str, stored: &str) -> bool {
 /// memory, so the rest wait their turn.
 pub struct Hashing {
     permits: std::sync::Arc<tokio::sync::Semaphore>,
+    at_once: usize,
 }
 
 impl Hashing {
     pub fn new(at_once: usize) -> Hashing {
+        let at_once = at_once.max(1);
         Hashing {
-            permits: std::sync::Arc::new(tokio::sync::Semaphore::new(at_once.max(1))),
+            permits: std::sync::Arc::new(tokio::sync::Semaphore::new(at_once)),
+            at_once,
         }
     }
 
     /// As many at once as the machine has cores.
     pub fn per_core() -> Hashing {
         Hashing::new(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// How many hashes may run at once.
+    pub fn at_once(&self) -> usize {
+        self.at_once
     }
 
     pub async fn run<T, F>(&self, work: F) -> Result<T, actix_web::error::BlockingError>
