@@ -17,9 +17,11 @@ use crate::service::{Now, timeouts};
 use crate::store::games::{GameRow, MoveRow, status, timeout_policy};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::rng::GameRng;
+use hexpost_engine::rulesets::{Bid, Step};
 use hexpost_engine::sim::{self, Policy};
-use hexpost_engine::variants::{Bid, Step};
-use hexpost_engine::{Action, Event, GameConfig, GameState, Phase, Seat, Variant};
+use hexpost_engine::{
+    Action, Event, GameConfig, GameState, Phase, Redact, Revision, Seat, Variant,
+};
 use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -222,6 +224,7 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     let config = GameConfig {
         variant: Variant::parse(&create.variant)?,
         options: serde_json::from_value(create.options.clone()).ok()?,
+        revision: Some(Revision::CURRENT),
     };
     let seed: [u8; 32] = Sha256::digest(b"Ada vs Grace").into();
     let seed_hash = audit::sha256_hex(&seed);
@@ -410,7 +413,7 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
 /// Each variant's public data, and the shadow auction as seat 0 sees it
 /// while the bids are sealed.
 fn variant_states(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
-    use hexpost_engine::variants::VariantState;
+    use hexpost_engine::rulesets::VariantState;
     let variant = |v: Variant| -> Option<VariantState> {
         Some(GameState::new(&GameConfig::new(v), 1).ok()?.0.variant)
     };

@@ -10,7 +10,7 @@ use common::{Api, BACKENDS, TestServer, play_moves, register_admin};
 use diesel::prelude::*;
 use hexpost::store::games::MoveRow;
 use hexpost::store::schema::{admin_log, games, moves};
-use hexpost_engine::{Event, Seat};
+use hexpost_engine::{Event, Redact, Seat};
 use serde_json::{Value, json};
 
 fn verify(root: &Api, id: &str) -> Value {

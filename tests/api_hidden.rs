@@ -17,9 +17,10 @@ mod common;
 use common::{Api, BACKENDS, Step, TestServer, choose, game, play_with_policy, register_admin};
 use diesel::prelude::*;
 use hexpost::store::schema::games;
-use hexpost_engine::rng::{Dice, GameRng};
-use hexpost_engine::types::{DevCard, DevCounts, Resource};
+use hexpost_engine::dice::Dice;
+use hexpost_engine::rng::GameRng;
 use hexpost_engine::{Action, Event, GameState, LegalAction, Seat};
+use hexpost_engine::{DevCard, DevCounts, Redact, Resource};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -104,13 +105,13 @@ impl Db {
 }
 
 fn rotate_devs(d: DevCounts) -> DevCounts {
-    DevCounts {
-        knight: d.monopoly,
-        victory_point: d.knight,
-        road_building: d.victory_point,
-        year_of_plenty: d.road_building,
-        monopoly: d.year_of_plenty,
-    }
+    DevCounts::from_counts([
+        d[DevCard::Monopoly],
+        d[DevCard::Knight],
+        d[DevCard::VictoryPoint],
+        d[DevCard::RoadBuilding],
+        d[DevCard::YearOfPlenty],
+    ])
 }
 
 fn rotate_card(c: DevCard) -> DevCard {
@@ -156,10 +157,12 @@ fn other_world(s: &GameState, viewer: Seat) -> GameState {
             w.bank = bank;
         }
     }
-    w.players[o].dev_cards = rotate_devs(w.players[o].dev_cards);
-    w.players[o].new_dev_cards = rotate_devs(w.players[o].new_dev_cards);
-    w.dev_deck.reverse();
-    for c in &mut w.dev_deck {
+    let dev = w.dev.as_mut().expect("the game deals development cards");
+    let theirs = dev.hand_mut(viewer.opponent());
+    theirs.cards = rotate_devs(theirs.cards);
+    theirs.new_cards = rotate_devs(theirs.new_cards);
+    dev.deck.reverse();
+    for c in &mut dev.deck {
         *c = rotate_card(*c);
     }
     if let Dice::Balanced { remaining } = &mut w.dice {
@@ -214,11 +217,11 @@ impl Checker<'_> {
         assert_eq!(you["resources"], serde_json::to_value(me.hand).unwrap());
         assert_eq!(
             you["dev_cards"],
-            serde_json::to_value(me.dev_cards).unwrap()
+            serde_json::to_value(state.dev_hand(seat).cards).unwrap()
         );
         assert_eq!(
             you["new_dev_cards"],
-            serde_json::to_value(me.new_dev_cards).unwrap()
+            serde_json::to_value(state.dev_hand(seat).new_cards).unwrap()
         );
         // Everyone else only as counts.
         let players = view["players"].as_array().unwrap();
@@ -227,7 +230,7 @@ impl Checker<'_> {
             assert_eq!(keys(p), PUBLIC_PLAYER_KEYS.into_iter().collect(), "{p}");
             let truth = &state.players[i];
             assert_eq!(p["resource_count"], truth.hand.total());
-            assert_eq!(p["dev_card_count"], truth.dev_card_count());
+            assert_eq!(p["dev_card_count"], state.dev_hand(truth.seat).count());
             assert!(
                 p["public_hand"].is_null(),
                 "a real player's hand is served: {p}"

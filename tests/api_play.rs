@@ -16,6 +16,11 @@ fn complete_games_to_victory_on_both_backends() {
         let start = game(&a, &id);
         assert_eq!(start["status"], "active");
         assert!(start["seed"].is_null(), "seed hidden while playing");
+        // A new game plays by the current revision of the rules, for all
+        // its life.
+        let revision = hexpost_engine::Revision::CURRENT;
+        assert_eq!(start["config"]["revision"], revision);
+        assert_eq!(start["view"]["rules"]["revision"], revision);
         let seed_hash = start["seed_hash"].as_str().unwrap().to_string();
         let moves = play_out([&a, &b], &id, 7);
         assert!(moves > 20, "{backend:?}: only {moves} moves");

@@ -13,7 +13,7 @@ use hexpost::mail::describe::{self, Names};
 use hexpost::store::outbox::{self, NewMail};
 use hexpost::store::schema::outbox as table;
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::{Action, Event, LegalAction, Seat};
+use hexpost_engine::{Action, Event, LegalAction, Redact, Seat};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -2,7 +2,8 @@
 //! action list a seat is offered.
 
 use crate::board::{EdgeId, EdgeSet, HexId, NodeId, NodeSet, ResourceSet};
-use crate::types::{Resource, ResourceCounts, Seat, SeatList};
+use crate::cards::{Cards, Resource};
+use crate::seats::{Seat, SeatList};
 use serde::{Deserialize, Serialize};
 
 /// Everything a real player can do. Build actions are the same in set-up and
@@ -45,7 +46,7 @@ pub enum Action {
         victim: Option<Seat>,
     },
     Discard {
-        cards: ResourceCounts,
+        cards: Cards,
     },
     /// Give `ratio` of `give` to the bank for one `receive`; the ratio is
     /// the best the player's harbors allow.
@@ -59,14 +60,14 @@ pub enum Action {
     },
     /// Offer the opponent `give` in exchange for `receive`.
     OfferTrade {
-        give: ResourceCounts,
-        receive: ResourceCounts,
+        give: Cards,
+        receive: Cards,
     },
     AcceptTrade,
     DeclineTrade,
     WithdrawTrade,
 
-    // --- Variant actions: refused with `not_in_variant` elsewhere. ---
+    // --- Rulesets' own actions: refused with `not_in_variant` elsewhere. ---
     /// catan_for_two: the free neutral road owed after building one;
     /// neutral_trader: the neutral road won in a roll-off.
     BuildNeutralRoad {
@@ -83,7 +84,7 @@ pub enum Action {
     ForcedTrade,
     /// catan_for_two: the two cards given back after a forced trade's draw.
     ForcedTradeGive {
-        cards: ResourceCounts,
+        cards: Cards,
     },
     /// catan_for_two token action: move the robber to the desert, no steal.
     RobberToDesert,
@@ -93,7 +94,7 @@ pub enum Action {
     AskNeutralTrade,
     /// neutral_trader: take the chart's proposal, giving `give` for one `receive`.
     AcceptNeutralTrade {
-        give: ResourceCounts,
+        give: Cards,
         receive: Resource,
     },
     DeclineNeutralTrade,
@@ -104,13 +105,13 @@ pub enum Action {
     },
     /// shadow auction: a sealed first bid of some cards for the offered card.
     Bid {
-        cards: ResourceCounts,
+        cards: Cards,
     },
     /// shadow auction: no bid.
     PassBid,
     /// shadow auction: add `cards` to one's bid, reaching at least the other's.
     RaiseBid {
-        cards: ResourceCounts,
+        cards: Cards,
     },
     /// shadow auction: give up to the higher bid.
     Concede,
@@ -154,8 +155,8 @@ impl Action {
         }
     }
 
-    /// True for the actions only some variants have; the base rules refuse
-    /// them with `not_in_variant` when no variant took them.
+    /// True for the actions only some rulesets have; the base game refuses
+    /// them with `not_in_variant` when the ruleset did not take them.
     pub fn variant_only(&self) -> bool {
         matches!(
             self,

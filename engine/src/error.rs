@@ -2,7 +2,8 @@
 //! `code` (the serde tag) and a human sentence (Display).
 
 use crate::board::{EdgeId, HexId, NodeId};
-use crate::types::{DevCard, Resource, ResourceCounts, Seat, SeatList};
+use crate::cards::{Cards, DevCard, Resource};
+use crate::seats::{Seat, SeatList};
 use serde::Serialize;
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -21,7 +22,7 @@ pub enum ActionError {
         phase: &'static str,
     },
     #[error("cannot afford it: it costs {cost:?}")]
-    CannotAfford { cost: ResourceCounts },
+    CannotAfford { cost: Cards },
     #[error("no {piece} left in your supply")]
     NoPiecesLeft { piece: &'static str },
     #[error("node {node} does not exist")]

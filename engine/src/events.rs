@@ -2,8 +2,10 @@
 //! carry hidden information have a redacted form per viewer.
 
 use crate::board::{EdgeId, HexId, NodeId, ResourceSet};
-use crate::state::Piece;
-use crate::types::{DevCard, DevCounts, Resource, ResourceCounts, Seat, SeatList};
+use crate::cards::{Cards, DevCard, DevCounts, Resource};
+use crate::hidden::Redact;
+use crate::phases::Piece;
+use crate::seats::{Seat, SeatList};
 use serde::{Deserialize, Serialize};
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -30,7 +32,7 @@ pub enum Event {
     /// The second set-up settlement's resources.
     StartingResources {
         seat: Seat,
-        resources: ResourceCounts,
+        resources: Cards,
     },
     DiceRolled {
         seat: Seat,
@@ -39,7 +41,7 @@ pub enum Event {
     },
     Produced {
         seat: Seat,
-        resources: ResourceCounts,
+        resources: Cards,
     },
     /// The bank could not pay everyone owed this resource, so nobody got it.
     ProductionWithheld {
@@ -50,7 +52,7 @@ pub enum Event {
     },
     Discarded {
         seat: Seat,
-        cards: ResourceCounts,
+        cards: Cards,
     },
     RobberMoved {
         seat: Seat,
@@ -73,7 +75,7 @@ pub enum Event {
     },
     YearOfPlenty {
         seat: Seat,
-        resources: ResourceCounts,
+        resources: Cards,
     },
     Monopoly {
         seat: Seat,
@@ -82,20 +84,20 @@ pub enum Event {
     },
     MaritimeTraded {
         seat: Seat,
-        gave: ResourceCounts,
+        gave: Cards,
         received: Resource,
     },
     TradeOffered {
         seat: Seat,
         to: Seat,
-        give: ResourceCounts,
-        receive: ResourceCounts,
+        give: Cards,
+        receive: Cards,
     },
     TradeAccepted {
         seat: Seat,
         by: Seat,
-        give: ResourceCounts,
-        receive: ResourceCounts,
+        give: Cards,
+        receive: Cards,
     },
     TradeDeclined {
         seat: Seat,
@@ -160,20 +162,20 @@ pub enum Event {
     ForcedTradeDrew {
         seat: Seat,
         from: Seat,
-        cards: Option<ResourceCounts>,
+        cards: Option<Cards>,
     },
     /// The cards given back: known to the two parties only.
     ForcedTradeGave {
         seat: Seat,
         to: Seat,
-        cards: Option<ResourceCounts>,
+        cards: Option<Cards>,
     },
 
     // --- neutral_trader ---
     /// The neutral's forced 4:1 trade with the bank.
     NeutralConverted {
         seat: Seat,
-        gave: ResourceCounts,
+        gave: Cards,
         received: Resource,
     },
     /// A server roll-off between the real players: one die each per round
@@ -192,7 +194,7 @@ pub enum Event {
     NeutralTraded {
         seat: Seat,
         neutral: Seat,
-        gave: ResourceCounts,
+        gave: Cards,
         received: Resource,
     },
     NeutralTradeDeclined {
@@ -247,19 +249,19 @@ pub enum Event {
         seat: Seat,
     },
     BidsRevealed {
-        bids: Vec<(Seat, Option<ResourceCounts>)>,
+        bids: Vec<(Seat, Option<Cards>)>,
     },
     BidRaised {
         seat: Seat,
-        added: ResourceCounts,
-        total: ResourceCounts,
+        added: Cards,
+        total: Cards,
     },
     Conceded {
         seat: Seat,
     },
     AuctionWon {
         seat: Seat,
-        paid: ResourceCounts,
+        paid: Cards,
         resource: Resource,
         by: AuctionWin,
     },
@@ -356,10 +358,10 @@ pub enum TradeEnd {
     OffererCannotPay,
 }
 
-impl Event {
-    /// The event as `viewer` may see it; `None` is a spectator (or anyone
-    /// without a seat), who sees only public facts.
-    pub fn redacted_for(&self, viewer: Option<Seat>) -> Event {
+impl Redact for Event {
+    /// Cards moved between two seats are known to those two only, a bought
+    /// development card to its buyer only.
+    fn redacted_for(&self, viewer: Option<Seat>) -> Event {
         let party = |a: &Seat, b: &Seat| viewer == Some(*a) || viewer == Some(*b);
         match self {
             // An automated seat's hand is public, so a card stolen from it is too.
@@ -393,10 +395,5 @@ impl Event {
             },
             other => other.clone(),
         }
-    }
-
-    /// True when this event, as given, carries nothing `viewer` may not see.
-    pub fn is_visible_to(&self, viewer: Option<Seat>) -> bool {
-        *self == self.redacted_for(viewer)
     }
 }

@@ -2,32 +2,33 @@
 //! and the property tests run them; a failure names what broke.
 
 use crate::board::topology::HEX_COUNT;
+use crate::cards::{Card, CardKind};
+use crate::contract::Ruleset;
+use crate::hidden::Redact;
+use crate::parts::awards::MIN_LONGEST_ROAD;
+use crate::phases::Phase;
 use crate::rng::GameRng;
-use crate::state::{BuildingKind, GameState, Phase, SeatKind};
-use crate::types::{DevCard, Resource, ResourceCounts, Seat};
-use crate::variants::{Bid, Step, VariantState};
+use crate::seats::{Seat, SeatKind};
+use crate::state::{BuildingKind, GameState};
 use crate::{Action, ActionError, Event};
 
-pub const DECK_SIZE: u32 = 25;
-
 /// Conservation of cards and pieces, incremental counts against a
-/// recount, and that the game never waits on nobody.
+/// recount, each part's and the ruleset's own checks, and that the game
+/// never waits on nobody.
 pub fn check_state(s: &GameState) -> Result<(), String> {
-    for r in Resource::ALL {
-        let total: u32 = s.bank[r] as u32 + s.players.iter().map(|p| p.hand[r] as u32).sum::<u32>();
-        if total != crate::state::BANK_PER_RESOURCE as u32 {
-            return Err(format!("{r}: bank + hands = {total}, not 19"));
+    let ruleset = s.ruleset();
+    let supply = ruleset.card_supply();
+    for &c in Card::ALL {
+        let total: u32 = s.bank[c] as u32 + s.players.iter().map(|p| p.hand[c] as u32).sum::<u32>();
+        if total != supply[c] as u32 {
+            return Err(format!("{c}: bank + hands = {total}, not {}", supply[c]));
         }
     }
-    let dev_total: u32 = s.dev_deck.len() as u32
-        + s.players
-            .iter()
-            .map(|p| p.dev_card_count() + p.played_dev.total())
-            .sum::<u32>();
-    if dev_total != DECK_SIZE {
-        return Err(format!(
-            "development cards: deck + held + played = {dev_total}, not 25"
-        ));
+    if let Some(dev) = &s.dev {
+        if dev.hands.len() != s.players.len() {
+            return Err("a development hand per seat".into());
+        }
+        dev.check()?;
     }
     for p in &s.players {
         let seat = p.seat;
@@ -74,33 +75,17 @@ pub fn check_state(s: &GameState) -> Result<(), String> {
                 p.road_length
             ));
         }
-        if p.knights_played + p.knights_discarded != p.played_dev.knight {
-            return Err(format!(
-                "{seat}: knights_played {} + discarded {} != knights in played cards {}",
-                p.knights_played, p.knights_discarded, p.played_dev.knight
-            ));
-        }
-        if !p.seat.is_real() && (p.dev_card_count() > 0 || p.played_dev.total() > 0) {
-            return Err(format!("automated {seat} holds development cards"));
-        }
-        if p.kind != SeatKind::Neutral && !p.seat.is_real() && !p.hand.is_empty() {
+        if p.kind == SeatKind::Fictional && !p.hand.is_empty() {
             return Err(format!("fictional {seat} holds cards"));
         }
     }
-    check_variant(s)?;
+    check_removed_hexes(s)?;
+    ruleset.check(s)?;
     if let Some(h) = s.longest_road {
         let hl = s.player(h).road_length;
-        if hl < 5 || s.players.iter().any(|p| p.road_length > hl) {
+        if hl < MIN_LONGEST_ROAD || s.players.iter().any(|p| p.road_length > hl) {
             return Err(format!(
                 "longest road held by {h} with {hl}, which is not the longest or below 5"
-            ));
-        }
-    }
-    if let Some(h) = s.largest_army {
-        let hk = s.player(h).knights_played;
-        if hk < 3 || s.players.iter().any(|p| p.knights_played > hk) {
-            return Err(format!(
-                "largest army held by {h} with {hk} knights, not the largest or below 3"
             ));
         }
     }
@@ -133,119 +118,74 @@ pub fn check_state(s: &GameState) -> Result<(), String> {
     Ok(())
 }
 
-/// What each variant adds: the trade-token supply, the shadow's removed
-/// hexes, the neutral trader's conversions.
-fn check_variant(s: &GameState) -> Result<(), String> {
-    if s.board.removed != 0 {
-        // No building or road touches a removed hex, so no removed hex can
-        // produce for anyone: production only pays adjacent buildings.
-        for (n, b) in s.buildings.iter().enumerate() {
-            if b.is_some() && !s.node_in_play(n as u8) {
-                return Err(format!("building on node {n}, which touches a removed hex"));
-            }
-        }
-        for (e, r) in s.roads.iter().enumerate() {
-            if r.is_some() && !s.edge_in_play(e as u8) {
-                return Err(format!("road on edge {e}, which borders a removed hex"));
-            }
-        }
-        if !s.hex_in_play(s.robber)
-            && !crate::variants::hooks(s.rules.variant).robber_may_enter_removed(s)
-            && s.board.desert() != Some(s.robber)
-        {
-            return Err(format!("robber on removed hex {}", s.robber));
+/// No building or road touches a removed hex, so no removed hex can
+/// produce for anyone: production only pays adjacent buildings.
+fn check_removed_hexes(s: &GameState) -> Result<(), String> {
+    if s.board.removed == 0 {
+        return Ok(());
+    }
+    for (n, b) in s.buildings.iter().enumerate() {
+        if b.is_some() && !s.node_in_play(n as u8) {
+            return Err(format!("building on node {n}, which touches a removed hex"));
         }
     }
-    match &s.variant {
-        VariantState::None => {}
-        VariantState::CatanForTwo(t) => {
-            let sum = t.supply as u32 + t.held.iter().map(|&n| n as u32).sum::<u32>();
-            if sum != crate::variants::catan_for_two::TOKENS_TOTAL as u32 {
-                return Err(format!("trade tokens: supply + players = {sum}, not 20"));
-            }
-            if s.players.len() != 4 || s.seats_of(SeatKind::Neutral).count() != 2 {
-                return Err("catan_for_two needs two neutral seats".into());
-            }
+    for (e, r) in s.roads.iter().enumerate() {
+        if r.is_some() && !s.edge_in_play(e as u8) {
+            return Err(format!("road on edge {e}, which borders a removed hex"));
         }
-        VariantState::NeutralTrader(t) => {
-            let hand = s.player(t.neutral).hand;
-            let bank_pays = s.bank[Resource::Brick] > 0 || s.bank[Resource::Lumber] > 0;
-            for r in [Resource::Wool, Resource::Grain, Resource::Ore] {
-                if hand[r] >= crate::variants::neutral_trader::CONVERSION_RATE && bank_pays {
-                    return Err(format!("the neutral holds {} {r} after a step", hand[r]));
-                }
-            }
-        }
-        VariantState::Shadow(st) => {
-            if st
-                .fictional
-                .iter()
-                .any(|f| s.player(*f).kind != SeatKind::Fictional)
-            {
-                return Err("shadow's fictional seats are not fictional".into());
-            }
-            let expected = match st.removal_sides.as_slice() {
-                [a] => crate::variants::shadow::removal_mask(*a, *a),
-                [a, b] => crate::variants::shadow::removal_mask(*a, *b),
-                other => return Err(format!("removal sides {other:?}")),
-            };
-            if expected != s.board.removed {
-                return Err("removed hexes differ from the removal roll".into());
-            }
-        }
+    }
+    if !s.hex_in_play(s.robber)
+        && !s.ruleset().robber_may_enter_removed(s)
+        && s.board.desert() != Some(s.robber)
+    {
+        return Err(format!("robber on removed hex {}", s.robber));
     }
     Ok(())
 }
 
 /// The view and legal actions of `viewer` must not change when everything
-/// hidden from it changes: the other seats' hand composition (same count;
-/// the bank absorbs the difference), their development cards (same counts
-/// of new and old), the deck order, the dice deck and the RNG.
+/// hidden from it changes: the other seats' hand composition (the same
+/// counts of resources and of commodities; the bank absorbs the
+/// difference), their development cards (same counts of new and old), the
+/// deck order, the ruleset's own hidden facts, the dice deck and the RNG.
 pub fn check_view_hides(s: &GameState, viewer: Seat, salt: u64) -> Result<(), String> {
     let before = serde_json::to_string(&s.view(Some(viewer))).map_err(|e| e.to_string())?;
     let legal_before =
         serde_json::to_string(&s.legal_actions(viewer)).map_err(|e| e.to_string())?;
     let mut alt = s.clone();
     let mut rng = GameRng::from_seed(salt);
+    let supply = s.ruleset().card_supply();
+    let kinds: Vec<Card> = Card::ALL
+        .iter()
+        .copied()
+        .filter(|&c| supply[c] > 0)
+        .collect();
+    let n = kinds.len() as u32;
     for i in 0..alt.players.len() {
         // Automated seats' hands are public; only the opponent's is hidden.
         if alt.players[i].seat == viewer || alt.players[i].hand_is_public() {
             continue;
         }
-        // Swap single cards between resources while both bank and hand allow.
+        // Swap single cards between kinds of the same class (resource or
+        // commodity) while both bank and hand allow.
         for _ in 0..4 {
-            let from = Resource::ALL[rng.below(5) as usize];
-            let to = Resource::ALL[rng.below(5) as usize];
-            if from != to && alt.players[i].hand[from] > 0 && alt.bank[to] > 0 {
+            let from = kinds[rng.below(n) as usize];
+            let to = kinds[rng.below(n) as usize];
+            let same_class = from.resource().is_some() == to.resource().is_some();
+            if from != to && same_class && alt.players[i].hand[from] > 0 && alt.bank[to] > 0 {
                 alt.players[i].hand[from] -= 1;
                 alt.players[i].hand[to] += 1;
                 alt.bank[from] += 1;
                 alt.bank[to] -= 1;
             }
         }
-        let p = &mut alt.players[i];
-        for cards in [&mut p.dev_cards, &mut p.new_dev_cards] {
-            let n = cards.total();
-            *cards = Default::default();
-            for _ in 0..n {
-                *cards.get_mut(DevCard::ALL[rng.below(5) as usize]) += 1;
-            }
-        }
     }
-    // The opponent's sealed first answer in an auction is hidden too.
-    if let Some(Phase::Variant(Step::Auction(a))) = alt.phases.last_mut()
-        && a.sealed()
-    {
-        let other = viewer.opponent().index();
-        a.bids[other] = match a.bids[other] {
-            Bid::Passed => Bid::Cards(ResourceCounts::single(Resource::Ore, 9)),
-            Bid::Cards(_) => Bid::Passed,
-            b => b,
-        };
+    if let Some(dev) = &mut alt.dev {
+        dev.perturb_hidden(viewer, &mut rng);
     }
-    rng.shuffle(&mut alt.dev_deck);
+    s.ruleset().perturb_hidden(&mut alt, viewer, &mut rng);
     alt.rng = GameRng::from_seed(salt ^ 0x9e37_79b9_7f4a_7c15);
-    if let crate::rng::Dice::Balanced { remaining } = &mut alt.dice {
+    if let crate::dice::Dice::Balanced { remaining } = &mut alt.dice {
         rng.shuffle(remaining);
         remaining.truncate(remaining.len().saturating_sub(1).max(1));
     }

@@ -122,6 +122,25 @@ pub enum RemovalReroll {
     Never,
 }
 
+/// The revisions of the rules. A game plays by the revision it was created
+/// under for all its life: a fix that changes what happens in a game is a
+/// new revision, which new games get, while stored games replay under
+/// theirs. docs/rules.md lists what each one changed.
+pub struct Revision;
+
+impl Revision {
+    /// Games stored before revisions were recorded.
+    pub const FIRST: u32 = 0;
+    /// catan_for_two: fixed neutral start spots that touch the desert give
+    /// way to the nearest valid mirrored pair (RULES.md §3).
+    pub const NEUTRAL_START_AWAY_FROM_DESERT: u32 = 1;
+    /// neutral_trader: the neutral discards when it holds more than 7,
+    /// whatever the players' `discard_limit` (RULES.md §4).
+    pub const NEUTRAL_DISCARDS_ABOVE_SEVEN: u32 = 1;
+    /// What new games are created under.
+    pub const CURRENT: u32 = 1;
+}
+
 /// Options that belong to one variant; giving one to another variant is
 /// refused (a mistake worth reporting rather than ignoring).
 pub const VARIANT_OPTIONS: [(&str, Variant); 4] = [
@@ -174,6 +193,11 @@ pub struct GameOptions {
 pub struct GameConfig {
     pub variant: Variant,
     pub options: GameOptions,
+    /// The revision of the rules the game was created under; games created
+    /// before revisions were recorded have none and play revision 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
+    pub revision: Option<u32>,
 }
 
 /// The complete rule set of one game, after the preset and options are merged.
@@ -197,6 +221,15 @@ pub struct Rules {
     pub removal_reroll: RemovalReroll,
     #[serde(default)]
     pub reroll_six: bool,
+    /// The revision of the rules the game plays by, fixed when it was
+    /// created (docs/rules.md lists what each revision changed); 0 for
+    /// games created before revisions were recorded.
+    #[serde(default, skip_serializing_if = "is_first_revision")]
+    pub revision: u32,
+}
+
+fn is_first_revision(r: &u32) -> bool {
+    *r == Revision::FIRST
 }
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -208,10 +241,13 @@ pub struct ConfigError {
 }
 
 impl GameConfig {
+    /// A new game of `variant` with the preset's options, under the
+    /// current revision.
     pub fn new(variant: Variant) -> Self {
         GameConfig {
             variant,
             options: GameOptions::default(),
+            revision: Some(Revision::CURRENT),
         }
     }
 
@@ -231,6 +267,7 @@ impl GameConfig {
             edition: o.edition.unwrap_or_default(),
             removal_reroll: o.removal_reroll.unwrap_or_default(),
             reroll_six: o.reroll_six.unwrap_or(false),
+            revision: self.revision.unwrap_or(Revision::FIRST),
         };
         // A variant's own option given to another variant is a mistake worth
         // reporting rather than ignoring.
@@ -254,6 +291,16 @@ impl GameConfig {
             return Err(ConfigError {
                 option: "vp_target",
                 reason: format!("must be between 3 and 20, got {}", rules.vp_target),
+            });
+        }
+        if rules.revision > Revision::CURRENT {
+            return Err(ConfigError {
+                option: "revision",
+                reason: format!(
+                    "revision {} is newer than this engine's {}",
+                    rules.revision,
+                    Revision::CURRENT
+                ),
             });
         }
         if !(5..=20).contains(&rules.discard_limit) {

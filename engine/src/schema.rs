@@ -3,9 +3,11 @@
 //! definition. Compiled only with the `openapi` feature.
 
 use crate::board::{EdgeSet, NodeSet, ResourceSet};
+use crate::cards::{CardKind, Cards, DevCard, DevCounts, Resource};
 use crate::options::Edition;
-use crate::types::{Resource, ResourceCounts, Seat, SeatList};
+use crate::seats::{Seat, SeatList};
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{
     ArrayBuilder, ObjectBuilder, OneOfBuilder, Schema, SchemaType, Type,
@@ -92,7 +94,7 @@ impl PartialSchema for ResourceSet {
 }
 impl ToSchema for ResourceSet {}
 
-impl PartialSchema for ResourceCounts {
+impl PartialSchema for Cards {
     fn schema() -> RefOr<Schema> {
         let mut o = ObjectBuilder::new()
             .schema_type(SchemaType::new(Type::Object))
@@ -110,7 +112,41 @@ impl PartialSchema for ResourceCounts {
         .into()
     }
 }
-impl ToSchema for ResourceCounts {}
+impl ToSchema for Cards {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("ResourceCounts")
+    }
+}
+
+impl PartialSchema for DevCounts {
+    fn schema() -> RefOr<Schema> {
+        let mut o = ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::Object))
+            .description(Some("Development cards held, counted by kind."));
+        for c in DevCard::ALL {
+            o = o.property(
+                c.name(),
+                ObjectBuilder::new()
+                    .schema_type(SchemaType::new(Type::Integer))
+                    .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                        utoipa::openapi::KnownFormat::Int32,
+                    )))
+                    .minimum(Some(0)),
+            );
+        }
+        object_example(
+            o,
+            json!({"knight": 1, "victory_point": 0, "road_building": 0, "year_of_plenty": 1, "monopoly": 0}),
+        )
+        .into()
+    }
+}
+
+impl ToSchema for DevCounts {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("DevCounts")
+    }
+}
 
 impl PartialSchema for Edition {
     #[allow(deprecated)] // see object_example

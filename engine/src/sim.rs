@@ -3,10 +3,13 @@
 //! property tests and the speed benchmark.
 
 use crate::actions::LegalAction;
+use crate::cards::{Cards, Resource};
 use crate::invariants;
+use crate::phases::Phase;
 use crate::rng::GameRng;
+use crate::rulesets::Step;
+use crate::seats::Seat;
 use crate::state::GameState;
-use crate::types::{Resource, ResourceCounts, Seat};
 use crate::{Action, ActionError, GameConfig};
 use serde::Serialize;
 
@@ -82,7 +85,7 @@ pub fn random_action_with(
     policy: Policy,
 ) -> Option<Action> {
     let own_bid = match s.phase() {
-        crate::state::Phase::Variant(crate::variants::Step::Auction(a)) => a.bid_of(seat),
+        Phase::Variant(Step::Auction(a)) => a.bid_of(seat),
         _ => None,
     };
     choose_random(legal, s.player(seat).hand, own_bid, rng, policy)
@@ -92,8 +95,8 @@ pub fn random_action_with(
 /// auction, its own standing bid. Clients of the API can use this directly.
 pub fn choose_random(
     legal: &[LegalAction],
-    hand: ResourceCounts,
-    own_bid: Option<ResourceCounts>,
+    hand: Cards,
+    own_bid: Option<Cards>,
     rng: &mut GameRng,
     policy: Policy,
 ) -> Option<Action> {
@@ -171,7 +174,7 @@ pub fn choose_random(
         }
         LegalAction::OfferTrade => {
             let give = random_cards(hand, 1 + rng.below(hand.total().min(2)), rng);
-            let mut receive = ResourceCounts::ZERO;
+            let mut receive = Cards::ZERO;
             for _ in 0..1 + rng.below(2) {
                 let r = random_resource(rng);
                 if give[r] == 0 {
@@ -236,8 +239,8 @@ fn random_resource(rng: &mut GameRng) -> Resource {
 }
 
 /// `n` cards drawn without replacement from `hand`.
-fn random_cards(mut hand: ResourceCounts, n: u32, rng: &mut GameRng) -> ResourceCounts {
-    let mut out = ResourceCounts::ZERO;
+fn random_cards(mut hand: Cards, n: u32, rng: &mut GameRng) -> Cards {
+    let mut out = Cards::ZERO;
     for _ in 0..n.min(hand.total()) {
         let r = hand.nth_card(rng.below(hand.total())).expect("below total");
         hand[r] -= 1;
@@ -268,7 +271,7 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
             victim: None,
         },
         8 => Action::Discard {
-            cards: ResourceCounts::single(r, 1 + rng.below(4) as u8),
+            cards: Cards::single(r, 1 + rng.below(4) as u8),
         },
         9 => Action::MaritimeTrade {
             give: r,
@@ -276,8 +279,8 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
             ratio: Some(2),
         },
         10 => Action::OfferTrade {
-            give: ResourceCounts::single(r, 1),
-            receive: ResourceCounts::single(random_resource(rng), 1),
+            give: Cards::single(r, 1),
+            receive: Cards::single(random_resource(rng), 1),
         },
         11 => Action::AcceptTrade,
         12 => Action::BuildNeutralRoad {
@@ -290,13 +293,13 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
         },
         14 => Action::ForcedTrade,
         15 => Action::ForcedTradeGive {
-            cards: ResourceCounts::single(r, 1 + rng.below(3) as u8),
+            cards: Cards::single(r, 1 + rng.below(3) as u8),
         },
         16 => Action::RobberToDesert,
         17 => Action::DiscardKnight,
         18 => Action::AskNeutralTrade,
         19 => Action::AcceptNeutralTrade {
-            give: ResourceCounts::single(r, 1 + rng.below(2) as u8),
+            give: Cards::single(r, 1 + rng.below(2) as u8),
             receive: random_resource(rng),
         },
         20 => Action::DeclineNeutralTrade,
@@ -304,11 +307,11 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
             reroll: rng.below(2) == 0,
         },
         22 => Action::Bid {
-            cards: ResourceCounts::single(r, rng.below(3) as u8),
+            cards: Cards::single(r, rng.below(3) as u8),
         },
         23 => Action::PassBid,
         24 => Action::RaiseBid {
-            cards: ResourceCounts::single(r, rng.below(3) as u8),
+            cards: Cards::single(r, rng.below(3) as u8),
         },
         _ => Action::Concede,
     };

@@ -3,9 +3,12 @@
 //! VP and road lengths recounted), so the invariants hold in any scenario.
 
 use crate::board::{EdgeId, HexId, LayoutKind, NodeId, topology};
+use crate::cards::{Cards, DevCard};
+use crate::phases::Phase;
 use crate::rng::GameRng;
-use crate::state::{Building, BuildingKind, GameState, Phase};
-use crate::types::{DevCard, ResourceCounts, Seat};
+use crate::rulesets::VariantState;
+use crate::seats::Seat;
+use crate::state::{Building, BuildingKind, GameState};
 use crate::{Action, ActionError, Event, GameConfig, Variant};
 
 #[derive(Clone)]
@@ -49,8 +52,8 @@ impl Scenario {
     }
 
     pub fn skip_setup(&mut self) -> &mut Self {
-        self.state.setup_pos = self.state.setup.len();
-        self.state.setup_anchor = None;
+        self.state.setup.pos = self.state.setup.steps.len();
+        self.state.setup.anchor = None;
         self.state.phases = vec![Phase::BeforeRoll];
         self.state.active = Seat(0);
         self.state.turn = 1;
@@ -72,7 +75,7 @@ impl Scenario {
     }
 
     /// Moves cards from the bank to `seat`.
-    pub fn give(&mut self, seat: Seat, cards: ResourceCounts) -> &mut Self {
+    pub fn give(&mut self, seat: Seat, cards: Cards) -> &mut Self {
         assert!(
             self.state.bank.contains(&cards),
             "bank cannot give {cards:?}"
@@ -83,16 +86,16 @@ impl Scenario {
     }
 
     /// Replaces `seat`'s hand, returning the old one to the bank.
-    pub fn set_hand(&mut self, seat: Seat, cards: ResourceCounts) -> &mut Self {
+    pub fn set_hand(&mut self, seat: Seat, cards: Cards) -> &mut Self {
         let old = self.state.player(seat).hand;
         self.state.bank.add(&old);
-        self.state.player_mut(seat).hand = ResourceCounts::ZERO;
+        self.state.player_mut(seat).hand = Cards::ZERO;
         self.give(seat, cards)
     }
 
     /// Moves cards from `seat`'s hand back to the bank, leaving it with none.
     pub fn empty_hand(&mut self, seat: Seat) -> &mut Self {
-        self.set_hand(seat, ResourceCounts::ZERO)
+        self.set_hand(seat, Cards::ZERO)
     }
 
     pub fn settlement(&mut self, seat: Seat, node: NodeId) -> &mut Self {
@@ -154,37 +157,45 @@ impl Scenario {
 
     /// Gives `seat` a development card from the deck.
     pub fn dev_card(&mut self, seat: Seat, card: DevCard, bought_this_turn: bool) -> &mut Self {
-        let pos = self
+        let dev = self
             .state
-            .dev_deck
+            .dev
+            .as_mut()
+            .expect("the game deals development cards");
+        let pos = dev
+            .deck
             .iter()
             .position(|&c| c == card)
             .expect("card left in deck");
-        self.state.dev_deck.remove(pos);
-        let p = self.state.player_mut(seat);
+        dev.deck.remove(pos);
+        let h = dev.hand_mut(seat);
         let cards = if bought_this_turn {
-            &mut p.new_dev_cards
+            &mut h.new_cards
         } else {
-            &mut p.dev_cards
+            &mut h.cards
         };
-        *cards.get_mut(card) += 1;
+        cards[card] += 1;
         self
     }
 
     /// Records `n` knights as already played by `seat` and re-evaluates the army.
     pub fn knights_played(&mut self, seat: Seat, n: u8) -> &mut Self {
+        let dev = self
+            .state
+            .dev
+            .as_mut()
+            .expect("the game deals development cards");
         for _ in 0..n {
-            let pos = self
-                .state
-                .dev_deck
+            let pos = dev
+                .deck
                 .iter()
                 .position(|&c| c == DevCard::Knight)
                 .expect("knight left");
-            self.state.dev_deck.remove(pos);
+            dev.deck.remove(pos);
         }
-        let p = self.state.player_mut(seat);
-        p.knights_played += n;
-        p.played_dev.knight += n;
+        let h = dev.hand_mut(seat);
+        h.knights_played += n;
+        h.played[DevCard::Knight] += n;
         let mut ev = Vec::new();
         self.state.update_largest_army(&mut ev);
         self
@@ -236,8 +247,8 @@ impl Scenario {
             [a, b] => (*a, *b),
             _ => panic!("one or two sides"),
         };
-        self.state.board.removed = crate::variants::shadow::removal_mask(a, b);
-        if let crate::variants::VariantState::Shadow(st) = &mut self.state.variant {
+        self.state.board.removed = crate::rulesets::shadow::removal_mask(a, b);
+        if let VariantState::Shadow(st) = &mut self.state.variant {
             st.removal_sides = sides.to_vec();
             st.removal_dice = vec![a, b];
         }
@@ -246,7 +257,7 @@ impl Scenario {
 
     /// catan_for_two: sets `seat`'s trade tokens, the supply making up the 20.
     pub fn tokens(&mut self, seat: Seat, n: u8) -> &mut Self {
-        if let crate::variants::VariantState::CatanForTwo(t) = &mut self.state.variant {
+        if let Some(t) = self.state.variant.tokens_mut() {
             let total = t.supply + t.held[seat.index()];
             assert!(n <= total, "only {total} tokens to give");
             t.held[seat.index()] = n;
@@ -256,17 +267,11 @@ impl Scenario {
     }
 
     pub fn tokens_of(&self, seat: Seat) -> u8 {
-        match &self.state.variant {
-            crate::variants::VariantState::CatanForTwo(t) => t.held[seat.index()],
-            _ => 0,
-        }
+        self.state.tokens().map_or(0, |t| t.held[seat.index()])
     }
 
     pub fn token_supply(&self) -> u8 {
-        match &self.state.variant {
-            crate::variants::VariantState::CatanForTwo(t) => t.supply,
-            _ => 0,
-        }
+        self.state.tokens().map_or(0, |t| t.supply)
     }
 
     /// The state's invariants hold (panics with the broken one).
@@ -316,7 +321,7 @@ impl Scenario {
         }
     }
 
-    pub fn hand(&self, seat: Seat) -> ResourceCounts {
+    pub fn hand(&self, seat: Seat) -> Cards {
         self.state.player(seat).hand
     }
 }

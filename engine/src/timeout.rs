@@ -9,12 +9,13 @@
 //! the log reproduces it.
 
 use crate::actions::{Action, LegalAction};
+use crate::cards::{Card, CardKind, Cards};
+use crate::seats::Seat;
 use crate::state::GameState;
-use crate::types::{Resource, ResourceCounts, Seat};
 
 /// The kinds of decision in the order a timeout prefers them: first the
 /// ones that decline or end something, then the unavoidable ones.
-const PREFERENCE: [fn(&LegalAction, ResourceCounts) -> Option<Action>; 14] = [
+const PREFERENCE: [fn(&LegalAction, Cards) -> Option<Action>; 14] = [
     |l, _| matches!(l, LegalAction::DeclineTrade).then_some(Action::DeclineTrade),
     |l, _| matches!(l, LegalAction::DeclineNeutralTrade).then_some(Action::DeclineNeutralTrade),
     |l, _| matches!(l, LegalAction::PassBid).then_some(Action::PassBid),
@@ -77,29 +78,24 @@ const PREFERENCE: [fn(&LegalAction, ResourceCounts) -> Option<Action>; 14] = [
     },
 ];
 
-impl GameState {
-    /// The safe decision for `seat` when its time ran out, or `None` if it
-    /// is not awaited (or, should a variant ever offer nothing safe, so the
-    /// caller can fall back to forfeiting).
-    pub fn timeout_decision(&self, seat: Seat) -> Option<Action> {
-        if !self.awaiting().contains(&seat) {
-            return None;
-        }
-        let legal = self.legal_actions(seat);
-        let hand = self.player(seat).hand;
-        PREFERENCE
-            .iter()
-            .find_map(|pick| legal.iter().find_map(|l| pick(l, hand)))
-    }
+/// The base game's safe decision for the awaited `seat`: the first legal
+/// choice in the order of `PREFERENCE`.
+pub(crate) fn base_decision(s: &GameState, seat: Seat) -> Option<Action> {
+    let legal = s.legal_actions(seat);
+    let hand = s.player(seat).hand;
+    PREFERENCE
+        .iter()
+        .find_map(|pick| legal.iter().find_map(|l| pick(l, hand)))
 }
 
-/// `n` cards of `hand`, taken in resource order.
-fn first_cards(hand: ResourceCounts, n: u8) -> ResourceCounts {
-    let mut out = ResourceCounts::ZERO;
+/// `n` cards of `hand`, taken in card order: brick, lumber, wool, grain,
+/// ore, then the commodities paper, cloth, coin.
+pub(crate) fn first_cards(hand: Cards, n: u8) -> Cards {
+    let mut out = Cards::ZERO;
     let mut left = n;
-    for r in Resource::ALL {
-        let take = hand[r].min(left);
-        out[r] = take;
+    for &c in Card::ALL {
+        let take = hand[c].min(left);
+        out[c] = take;
         left -= take;
     }
     out

@@ -6,10 +6,15 @@
 
 use crate::board::topology::{EdgeGeom, HexGeom, NodeGeom, topology};
 use crate::board::{Board, EdgeId, HexId, NodeId};
+use crate::cards::{Cards, DevCounts};
+use crate::contract::Ruleset;
+use crate::hidden::Redact;
 use crate::options::Rules;
-use crate::state::{BuildingKind, GameState, Phase, SeatKind, SetupStep, TradeOffer};
-use crate::types::{DevCounts, ResourceCounts, Seat, SeatList};
-use crate::variants::VariantState;
+use crate::parts::trade::TradeOffer;
+use crate::phases::{Phase, SetupStep};
+use crate::rulesets::VariantState;
+use crate::seats::{Seat, SeatKind, SeatList};
+use crate::state::{BuildingKind, GameState};
 use serde::{Deserialize, Serialize};
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -46,13 +51,13 @@ pub struct PublicPlayer {
     /// Total VP, hidden cards included: shown once the game is over.
     pub final_vp: Option<u8>,
     /// The hand of an automated seat (the neutral trader's), public.
-    pub public_hand: Option<ResourceCounts>,
+    pub public_hand: Option<Cards>,
 }
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OwnHand {
-    pub resources: ResourceCounts,
+    pub resources: Cards,
     /// Playable development cards.
     pub dev_cards: DevCounts,
     /// Bought this turn, playable from your next turn.
@@ -151,30 +156,33 @@ impl GameState {
             players: self
                 .players
                 .iter()
-                .map(|p| PublicPlayer {
-                    seat: p.seat,
-                    kind: p.kind,
-                    resource_count: p.hand.total(),
-                    dev_card_count: p.dev_card_count(),
-                    knights_played: p.knights_played,
-                    knights_discarded: p.knights_discarded,
-                    played_dev: p.played_dev,
-                    roads_left: p.roads_left,
-                    settlements_left: p.settlements_left,
-                    cities_left: p.cities_left,
-                    visible_vp: p.visible_vp,
-                    road_length: p.road_length,
-                    final_vp: over.then(|| p.total_vp()),
-                    public_hand: p.hand_is_public().then_some(p.hand),
+                .map(|p| {
+                    let dev = self.dev_hand(p.seat);
+                    PublicPlayer {
+                        seat: p.seat,
+                        kind: p.kind,
+                        resource_count: p.hand.total(),
+                        dev_card_count: dev.count(),
+                        knights_played: dev.knights_played,
+                        knights_discarded: dev.knights_discarded,
+                        played_dev: dev.played,
+                        roads_left: p.roads_left,
+                        settlements_left: p.settlements_left,
+                        cities_left: p.cities_left,
+                        visible_vp: p.visible_vp,
+                        road_length: p.road_length,
+                        final_vp: over.then(|| self.total_vp(p.seat)),
+                        public_hand: p.hand_is_public().then_some(p.hand),
+                    }
                 })
                 .collect(),
             you: viewer.filter(|s| s.index() < self.players.len()).map(|s| {
-                let p = self.player(s);
+                let dev = self.dev_hand(s);
                 OwnHand {
-                    resources: p.hand,
-                    dev_cards: p.dev_cards,
-                    new_dev_cards: p.new_dev_cards,
-                    total_vp: p.total_vp(),
+                    resources: self.player(s).hand,
+                    dev_cards: dev.cards,
+                    new_dev_cards: dev.new_cards,
+                    total_vp: self.total_vp(s),
                 }
             }),
             phase: self.phase().redacted_for(viewer),
@@ -185,17 +193,17 @@ impl GameState {
             active: self.active,
             turn: self.turn,
             last_roll: self.last_roll,
-            dev_played_this_turn: self.dev_played_this_turn,
+            dev_played_this_turn: self.dev_played_this_turn(),
             bank_total: self.bank.total(),
-            dev_deck_remaining: self.dev_deck.len() as u32,
+            dev_deck_remaining: self.dev_deck().len() as u32,
             offer: self.offer.clone(),
             longest_road: self.longest_road,
-            largest_army: self.largest_army,
+            largest_army: self.largest_army(),
             winner: self.winner,
             harbors_out: (0..crate::board::topology::HARBOR_COUNT as u8)
                 .filter(|&slot| !self.harbor_reachable(slot))
                 .collect(),
-            variant: self.variant.clone(),
+            variant: self.ruleset().public_state(self, viewer),
         }
     }
 }

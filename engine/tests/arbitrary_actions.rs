@@ -50,7 +50,8 @@ fn resource() -> impl Strategy<Value = Resource> {
 }
 
 fn counts() -> impl Strategy<Value = ResourceCounts> {
-    prop::array::uniform5(prop_oneof![3 => 0u8..4, 1 => any::<u8>()]).prop_map(ResourceCounts)
+    prop::array::uniform5(prop_oneof![3 => 0u8..4, 1 => any::<u8>()])
+        .prop_map(|[b, l, w, g, o]| ResourceCounts::new(b, l, w, g, o))
 }
 
 fn action() -> impl Strategy<Value = Action> {

@@ -11,7 +11,8 @@ mod common;
 use common::*;
 use hexpost_engine::board::topology;
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::state::{Player, SeatKind};
+use hexpost_engine::seats::SeatKind;
+use hexpost_engine::state::Player;
 use hexpost_engine::testkit::{Scenario, edge, hex};
 use hexpost_engine::{Action, DevCard, Event, Seat};
 
@@ -266,7 +267,7 @@ fn largest_army_needs_three_knights() {
     let mut s = Scenario::standard();
     s.settlement(S0, 0).settlement(S1, 12);
     s.knights_played(S0, 2).dev_card(S0, DevCard::Knight, false);
-    assert_eq!(s.state.largest_army, None);
+    assert_eq!(s.state.largest_army(), None);
     let ev = s.ok(
         S0,
         Action::PlayKnight {
@@ -292,7 +293,7 @@ fn largest_army_needs_three_knights() {
             },
         ]
     );
-    assert_eq!(s.state.largest_army, Some(S0));
+    assert_eq!(s.state.largest_army(), Some(S0));
     assert_eq!(s.state.player(S0).visible_vp, 3);
     consistent(&s);
 }
@@ -309,8 +310,8 @@ fn two_knights_are_not_an_army() {
         },
     );
     assert_eq!(ev.len(), 2, "{ev:?}");
-    assert_eq!(s.state.player(S0).knights_played, 2);
-    assert_eq!(s.state.largest_army, None);
+    assert_eq!(s.state.dev_hand(S0).knights_played, 2);
+    assert_eq!(s.state.largest_army(), None);
 }
 
 #[test]
@@ -319,7 +320,7 @@ fn largest_army_challenger_must_exceed_the_holder() {
     let mut s = Scenario::standard();
     s.knights_played(S0, 3).knights_played(S1, 2);
     s.dev_card(S1, DevCard::Knight, false).before_roll(S1);
-    assert_eq!(s.state.largest_army, Some(S0));
+    assert_eq!(s.state.largest_army(), Some(S0));
     let ev = s.ok(
         S1,
         Action::PlayKnight {
@@ -332,8 +333,8 @@ fn largest_army_challenger_must_exceed_the_holder() {
             .any(|e| matches!(e, Event::LargestArmyChanged { .. })),
         "{ev:?}"
     );
-    assert_eq!(s.state.largest_army, Some(S0));
-    assert_eq!(s.state.player(S1).knights_played, 3);
+    assert_eq!(s.state.largest_army(), Some(S0));
+    assert_eq!(s.state.dev_hand(S1).knights_played, 3);
     // With 4 against 3 it moves.
     let mut t = Scenario::standard();
     t.knights_played(S0, 3).knights_played(S1, 3);

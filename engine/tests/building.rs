@@ -7,9 +7,9 @@
 mod common;
 
 use common::*;
+use hexpost_engine::cards::cost;
 use hexpost_engine::state::{Building, BuildingKind};
 use hexpost_engine::testkit::{Scenario, edge};
-use hexpost_engine::types::cost;
 use hexpost_engine::{Action, ActionError, Event};
 
 fn base() -> Scenario {

@@ -8,10 +8,11 @@
 mod common;
 
 use common::*;
+use hexpost_engine::Phase;
+use hexpost_engine::Redact;
 use hexpost_engine::actions::LegalAction;
-use hexpost_engine::state::Phase;
+use hexpost_engine::cards::DevCounts;
 use hexpost_engine::testkit::{Scenario, edge, hex};
-use hexpost_engine::types::DevCounts;
 use hexpost_engine::{Action, ActionError, DevCard, Event, Resource};
 
 fn base() -> Scenario {
@@ -35,7 +36,7 @@ fn mountains() -> u8 {
 fn buying_costs_ore_wool_grain_and_the_card_is_new() {
     let mut s = base();
     s.give(S0, rc(1, 0, 1, 1, 1));
-    let top = *s.state.dev_deck.last().unwrap();
+    let top = *s.state.dev_deck().last().unwrap();
     let ev = s.ok(S0, Action::BuyDevelopmentCard);
     assert_eq!(
         ev,
@@ -53,11 +54,11 @@ fn buying_costs_ore_wool_grain_and_the_card_is_new() {
     );
     assert_eq!(s.hand(S0), rc(1, 0, 0, 0, 0));
     assert_eq!(s.state.bank, bank_minus(rc(1, 0, 0, 0, 0)));
-    assert_eq!(s.state.dev_deck.len(), 24);
-    let p = s.state.player(S0);
-    assert_eq!(p.new_dev_cards.get(top), 1);
-    assert_eq!(p.new_dev_cards.total(), 1);
-    assert_eq!(p.dev_cards.total(), 0);
+    assert_eq!(s.state.dev_deck().len(), 24);
+    let p = s.state.dev_hand(S0);
+    assert_eq!(p.new_cards[top], 1);
+    assert_eq!(p.new_cards.total(), 1);
+    assert_eq!(p.cards.total(), 0);
     // The opponent sees a count only.
     let v = s.state.view(Some(S1));
     assert_eq!(v.players[0].dev_card_count, 1);
@@ -68,7 +69,7 @@ fn buying_costs_ore_wool_grain_and_the_card_is_new() {
 #[test]
 fn buying_from_an_empty_deck_is_refused() {
     let mut s = base();
-    while let Some(&c) = s.state.dev_deck.first() {
+    while let Some(&c) = s.state.dev_deck().first() {
         s.dev_card(S1, c, false);
     }
     s.give(S0, rc(0, 0, 1, 1, 1));
@@ -123,9 +124,9 @@ fn a_card_bought_this_turn_cannot_be_played_until_the_next_turn() {
     // End the turn; seat 1 plays a turn; now the knight is playable, even
     // before the roll.
     s.ok(S0, Action::EndTurn);
-    let p = s.state.player(S0);
-    assert_eq!(p.new_dev_cards, DevCounts::default());
-    assert_eq!(p.dev_cards.knight, 1);
+    let p = s.state.dev_hand(S0);
+    assert_eq!(p.new_cards, DevCounts::default());
+    assert_eq!(p.cards[DevCard::Knight], 1);
     roll(&mut s, S1, 2);
     s.ok(S1, Action::EndTurn);
     assert_eq!(
@@ -173,7 +174,7 @@ fn only_one_card_per_turn() {
         .dev_card(S0, DevCard::Monopoly, false);
     s.before_roll(S0);
     s.ok(S0, knight_to(hex(0, 2), None));
-    assert!(s.state.dev_played_this_turn);
+    assert!(s.state.dev_played_this_turn());
     // Neither before nor after the roll may a second card be played.
     assert_eq!(
         s.refused(
@@ -195,7 +196,7 @@ fn only_one_card_per_turn() {
     )),);
     // The next turn the limit resets.
     s.ok(S0, Action::EndTurn);
-    assert!(!s.state.dev_played_this_turn);
+    assert!(!s.state.dev_played_this_turn());
     roll(&mut s, S1, 2);
     s.ok(S1, Action::EndTurn);
     s.ok(
@@ -204,8 +205,8 @@ fn only_one_card_per_turn() {
             resource: Resource::Ore,
         },
     );
-    assert_eq!(s.state.player(S0).played_dev.knight, 1);
-    assert_eq!(s.state.player(S0).played_dev.monopoly, 1);
+    assert_eq!(s.state.dev_hand(S0).played[DevCard::Knight], 1);
+    assert_eq!(s.state.dev_hand(S0).played[DevCard::Monopoly], 1);
 }
 
 #[test]
@@ -245,9 +246,13 @@ fn a_knight_may_be_played_before_the_roll() {
     );
     assert_eq!(s.state.phases, vec![Phase::BeforeRoll]);
     assert_eq!(s.state.robber, mountains());
-    let p = s.state.player(S0);
+    let p = s.state.dev_hand(S0);
     assert_eq!(
-        (p.knights_played, p.played_dev.knight, p.dev_cards.knight),
+        (
+            p.knights_played,
+            p.played[DevCard::Knight],
+            p.cards[DevCard::Knight]
+        ),
         (1, 1, 0)
     );
     assert_eq!(s.hand(S0), rc(0, 0, 0, 0, 1));
@@ -286,7 +291,7 @@ fn victory_point_cards_are_never_played_and_stay_hidden() {
     // No action plays it: before the roll the only choice is to roll.
     assert_eq!(s.state.legal_actions(S0), vec![LegalAction::RollDice]);
     let p = s.state.player(S0);
-    assert_eq!((p.visible_vp, p.total_vp()), (1, 2));
+    assert_eq!((p.visible_vp, s.state.total_vp(S0)), (1, 2));
     assert_eq!(s.state.view(Some(S0)).you.unwrap().total_vp, 2);
     let theirs = s.state.view(Some(S1));
     assert_eq!(theirs.players[0].visible_vp, 1);
@@ -305,7 +310,7 @@ fn victory_point_cards_are_never_played_and_stay_hidden() {
     // It keeps counting after the turn ends and is never spent.
     roll(&mut s, S0, 2);
     s.ok(S0, Action::EndTurn);
-    assert_eq!(s.state.player(S0).dev_cards.victory_point, 1);
+    assert_eq!(s.state.dev_hand(S0).cards[DevCard::VictoryPoint], 1);
     assert_eq!(s.state.total_vp(S0), 2);
 }
 
@@ -314,15 +319,15 @@ fn a_victory_point_card_counts_on_the_turn_it_is_bought() {
     let mut s = base();
     let pos = s
         .state
-        .dev_deck
+        .dev_deck()
         .iter()
         .position(|&c| c == DevCard::VictoryPoint)
         .unwrap();
-    let vp = s.state.dev_deck.remove(pos);
-    s.state.dev_deck.push(vp);
+    let vp = s.state.dev.as_mut().unwrap().deck.remove(pos);
+    s.state.dev.as_mut().unwrap().deck.push(vp);
     s.give(S0, rc(0, 0, 1, 1, 1));
     s.ok(S0, Action::BuyDevelopmentCard);
-    assert_eq!(s.state.player(S0).new_dev_cards.victory_point, 1);
+    assert_eq!(s.state.dev_hand(S0).new_cards[DevCard::VictoryPoint], 1);
     assert_eq!(s.state.total_vp(S0), 2);
     assert_eq!(s.state.player(S0).visible_vp, 1);
 }
@@ -551,14 +556,15 @@ fn monopoly_on_a_resource_the_opponent_lacks_takes_nothing() {
         }
     );
     assert_eq!(s.hand(S1), rc(1, 0, 0, 0, 0));
-    assert_eq!(s.state.player(S0).dev_cards.monopoly, 0);
+    assert_eq!(s.state.dev_hand(S0).cards[DevCard::Monopoly], 0);
 }
 
 /// "Every other player": with an automated seat in the game (added here as
 /// the neutral-colour variants do), it hands over its cards too.
 #[test]
 fn monopoly_takes_from_every_other_seat() {
-    use hexpost_engine::state::{Player, SeatKind};
+    use hexpost_engine::seats::SeatKind;
+    use hexpost_engine::state::Player;
     let mut s = base();
     let neutral = hexpost_engine::Seat(2);
     s.state

@@ -4,12 +4,13 @@
 mod common;
 
 use common::*;
+use hexpost_engine::Phase;
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::board::topology::HEX_COUNT;
-use hexpost_engine::rng::{BALANCED_REFILL_AT, Dice, GameRng};
-use hexpost_engine::state::Phase;
+use hexpost_engine::cards::DevCounts;
+use hexpost_engine::dice::{BALANCED_REFILL_AT, Dice};
+use hexpost_engine::rng::GameRng;
 use hexpost_engine::testkit::{Scenario, edge, hex};
-use hexpost_engine::types::DevCounts;
 use hexpost_engine::{Action, ActionError, DevCard, Event, GameConfig, Seat, Variant};
 
 fn duel() -> Scenario {
@@ -67,10 +68,7 @@ fn duel_needs_fifteen_points() {
             Event::GameWon {
                 seat: S0,
                 victory_points: 15,
-                revealed: DevCounts {
-                    victory_point: 2,
-                    ..Default::default()
-                }
+                revealed: DevCounts::single(DevCard::VictoryPoint, 2)
             },
         ]
     );

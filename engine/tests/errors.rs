@@ -6,7 +6,8 @@ mod common;
 
 use common::*;
 use hexpost_engine::invariants::check_state;
-use hexpost_engine::state::{GameState, Player, SeatKind};
+use hexpost_engine::seats::SeatKind;
+use hexpost_engine::state::{GameState, Player};
 use hexpost_engine::testkit::{Scenario, edge, hex};
 use hexpost_engine::{Action, ActionError, DevCard, Resource, ResourceCounts, Seat, Variant};
 

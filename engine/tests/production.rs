@@ -6,8 +6,8 @@
 mod common;
 
 use common::*;
-use hexpost_engine::rng::Dice;
-use hexpost_engine::state::Phase;
+use hexpost_engine::Phase;
+use hexpost_engine::dice::Dice;
 use hexpost_engine::testkit::{Scenario, hex, node_of};
 use hexpost_engine::{Action, ActionError, Event, Resource};
 

@@ -7,8 +7,11 @@
 mod common;
 
 use common::*;
+use hexpost_engine::Phase;
+use hexpost_engine::Redact;
 use hexpost_engine::actions::{LegalAction, RobberTarget};
-use hexpost_engine::state::{Phase, Player, SeatKind};
+use hexpost_engine::seats::SeatKind;
+use hexpost_engine::state::Player;
 use hexpost_engine::testkit::{Scenario, hex};
 use hexpost_engine::{Action, ActionError, Event, Resource, ResourceCounts, Seat};
 

@@ -5,12 +5,12 @@ mod common;
 use common::*;
 use hexpost_engine::board::layout::has_adjacent_red;
 use hexpost_engine::board::{HarborKind, LayoutKind, Terrain, topology};
-use hexpost_engine::state::{GameState, Phase};
+use hexpost_engine::cards::DevCard;
 use hexpost_engine::testkit::{Scenario, corner, edge, hex};
-use hexpost_engine::types::DevCard;
 use hexpost_engine::{
     Action, ActionError, Event, GameConfig, Resource, ResourceCounts, Variant, topology_view,
 };
+use hexpost_engine::{GameState, Phase};
 
 fn settle(node: u8) -> Action {
     Action::BuildSettlement { node }
@@ -99,7 +99,7 @@ fn node_ids_used_by_the_scenario_tests() {
 fn new_game_has_the_full_supply_and_robber_on_the_desert() {
     let (state, events) = GameState::new(&GameConfig::new(Variant::Standard), 7).unwrap();
     assert_eq!(events, vec![Event::GameStarted { first: S0 }]);
-    assert_eq!(state.bank, ResourceCounts([19; 5]));
+    assert_eq!(state.bank, ResourceCounts::new(19, 19, 19, 19, 19));
     assert_eq!(state.players.len(), 2);
     for p in &state.players {
         assert_eq!(
@@ -109,8 +109,8 @@ fn new_game_has_the_full_supply_and_robber_on_the_desert() {
         assert_eq!(p.hand, ResourceCounts::ZERO);
         assert_eq!(p.visible_vp, 0);
     }
-    assert_eq!(state.dev_deck.len(), 25);
-    let count = |c| state.dev_deck.iter().filter(|&&d| d == c).count();
+    assert_eq!(state.dev_deck().len(), 25);
+    let count = |c| state.dev_deck().iter().filter(|&&d| d == c).count();
     assert_eq!(
         [
             count(DevCard::Knight),
@@ -135,7 +135,8 @@ fn development_deck_is_shuffled_per_seed() {
         GameState::new(&GameConfig::new(Variant::Standard), seed)
             .unwrap()
             .0
-            .dev_deck
+            .dev_deck()
+            .to_vec()
     };
     let decks: Vec<_> = (0..5).map(deck).collect();
     assert!(decks.windows(2).any(|w| w[0] != w[1]));
@@ -444,7 +445,7 @@ fn first_settlements_give_nothing() {
     s.ok(S1, road(10, 14));
     assert_eq!(s.hand(S0), ResourceCounts::ZERO);
     assert_eq!(s.hand(S1), ResourceCounts::ZERO);
-    assert_eq!(s.state.bank, ResourceCounts([19; 5]));
+    assert_eq!(s.state.bank, ResourceCounts::new(19, 19, 19, 19, 19));
 }
 
 #[test]

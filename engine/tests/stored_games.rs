@@ -10,8 +10,13 @@
 //! of the events JSON after it (first 16 hex digits), and the last state in
 //! full, so a stored state must also still load.
 //!
+//! `random-games-revision-0.json` pins more: the digest of twenty random
+//! games (every action and the final state) of each case's configuration
+//! at revision 0, as the engine computed it both before and after it
+//! became a set of rulesets.
+//!
 //! Recording (only ever for a new fixture; never re-record an old one):
-//! `cargo test -p hexpost-engine --test stored_games -- --ignored record`.
+//! `cargo test -p hexpost-engine --test stored_games -- --ignored --exact record`.
 
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::sim::{Checks, play_game};
@@ -46,10 +51,18 @@ struct Row {
     events: String,
 }
 
-/// (file name, variant, options, seed). Each option set RULES.md names is
-/// covered; the catan_for_two game with fixed start spots is on a board
-/// where a marked spot touches the desert, the case a later revision fixes.
-const CASES: &[(&str, Variant, &[(&str, &str)], u64)] = &[
+/// A stored game: its file name, variant, options and seed.
+type Case = (
+    &'static str,
+    Variant,
+    &'static [(&'static str, &'static str)],
+    u64,
+);
+
+/// Each option set RULES.md names is covered; the catan_for_two game with
+/// fixed start spots is on a board where a marked spot touches the desert,
+/// the case a later revision fixes.
+const CASES: &[Case] = &[
     ("standard", Variant::Standard, &[], 11),
     (
         "standard-beginner-options",
@@ -130,8 +143,8 @@ fn replay(
     let (mut state, events) =
         GameState::opening(config, GameRng::from_seed(seed)).map_err(|e| e.to_string())?;
     each(row(&state, &events))?;
-    let mut automated = |state: &mut GameState,
-                         each: &mut dyn FnMut(Row) -> Result<(), String>|
+    let automated = |state: &mut GameState,
+                     each: &mut dyn FnMut(Row) -> Result<(), String>|
      -> Result<(), String> {
         let mut events = Vec::new();
         while let Some(seat) = state.automated_step(&mut events) {
@@ -217,6 +230,55 @@ fn one_row_per_line(f: &Fixture) -> String {
 
 fn json<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap()
+}
+
+/// Seeds of the pinned random games of each case.
+const PINNED_SEEDS: std::ops::Range<u64> = 1000..1020;
+
+/// The digest of the pinned random games of `config` at revision 0.
+fn random_games_digest(config: &GameConfig) -> String {
+    let mut config = config.clone();
+    config.revision = Some(0);
+    let mut h = Sha256::new();
+    for seed in PINNED_SEEDS {
+        let game = play_game(&config, seed, 1000, Checks::None).unwrap();
+        h.update(json(&game.actions));
+        h.update(json(&game.final_state));
+    }
+    hex(&h.finalize())
+}
+
+fn pinned_path() -> PathBuf {
+    dir().join("random-games-revision-0.json")
+}
+
+#[test]
+#[ignore = "writes fixtures; run only to add a new one"]
+fn record_pinned_random_games() {
+    assert!(!pinned_path().exists(), "never recorded again");
+    let digests: std::collections::BTreeMap<&str, String> = CASES
+        .iter()
+        .map(|&(name, variant, options, _)| (name, random_games_digest(&config(variant, options))))
+        .collect();
+    std::fs::write(
+        pinned_path(),
+        serde_json::to_string_pretty(&digests).unwrap() + "\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn random_games_of_revision_0_play_as_they_always_have() {
+    let text = std::fs::read_to_string(pinned_path()).unwrap();
+    let pinned: std::collections::BTreeMap<String, String> = serde_json::from_str(&text).unwrap();
+    assert_eq!(pinned.len(), CASES.len());
+    for &(name, variant, options, _) in CASES {
+        assert_eq!(
+            random_games_digest(&config(variant, options)),
+            pinned[name],
+            "{name}: random games of revision 0 changed"
+        );
+    }
 }
 
 fn fixtures() -> Vec<(String, Fixture)> {

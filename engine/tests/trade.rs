@@ -9,7 +9,7 @@ mod common;
 use common::*;
 use hexpost_engine::board::{HarborKind, topology};
 use hexpost_engine::events::TradeEnd;
-use hexpost_engine::state::TradeOffer;
+use hexpost_engine::parts::trade::TradeOffer;
 use hexpost_engine::testkit::{Scenario, edge};
 use hexpost_engine::{Action, ActionError, Event, Resource, ResourceCounts};
 

@@ -1,12 +1,14 @@
 //! catan_for_two (RULES.md §3): one scenario per rule, exact outcomes.
 
+use hexpost_engine::Redact;
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::board::{Board, topology};
 use hexpost_engine::events::TokenReason;
-use hexpost_engine::state::{Piece, SeatKind};
+use hexpost_engine::phases::Piece;
+use hexpost_engine::rulesets::Step;
+use hexpost_engine::rulesets::catan_for_two::{FIXED_NEUTRAL_NODES, mirror, mirrored_start_pairs};
+use hexpost_engine::seats::SeatKind;
 use hexpost_engine::testkit::{Scenario, edge};
-use hexpost_engine::variants::Step;
-use hexpost_engine::variants::catan_for_two::{FIXED_NEUTRAL_NODES, mirror, mirrored_start_pairs};
 use hexpost_engine::{
     Action, ActionError, DevCard, Event, GameConfig, GameState, Phase, Resource, ResourceCounts,
     Seat, Variant,
@@ -792,9 +794,13 @@ fn discarding_a_played_knight_earns_two_tokens_once_per_turn() {
         tokens: 2,
         reason: TokenReason::Knight
     }));
-    let p = s.state.player(Seat(0));
+    let p = s.state.dev_hand(Seat(0));
     assert_eq!(
-        (p.knights_played, p.knights_discarded, p.played_dev.knight),
+        (
+            p.knights_played,
+            p.knights_discarded,
+            p.played[DevCard::Knight]
+        ),
         (1, 1, 2)
     );
     assert_eq!((s.tokens_of(Seat(0)), s.token_supply()), (7, 8));
@@ -809,7 +815,7 @@ fn discarding_a_played_knight_earns_two_tokens_once_per_turn() {
 fn discarding_a_knight_at_exactly_three_sets_largest_army_aside() {
     let mut s = seat0_at_37();
     s.knights_played(Seat(0), 3).knights_played(Seat(1), 2);
-    assert_eq!(s.state.largest_army, Some(Seat(0)));
+    assert_eq!(s.state.largest_army(), Some(Seat(0)));
     assert_eq!(s.state.player(Seat(0)).visible_vp, 3);
     let ev = s.ok(Seat(0), Action::DiscardKnight);
     assert!(ev.contains(&Event::LargestArmyChanged {
@@ -817,7 +823,7 @@ fn discarding_a_knight_at_exactly_three_sets_largest_army_aside() {
         to: None,
         knights: 2
     }));
-    assert_eq!(s.state.largest_army, None);
+    assert_eq!(s.state.largest_army(), None);
     assert_eq!(s.state.player(Seat(0)).visible_vp, 1);
     s.check();
 }
@@ -828,13 +834,13 @@ fn discarding_a_knight_to_a_tie_sets_it_aside_and_behind_passes_it_on() {
     let mut s = seat0_at_37();
     s.knights_played(Seat(0), 4).knights_played(Seat(1), 3);
     s.ok(Seat(0), Action::DiscardKnight);
-    assert_eq!(s.state.largest_army, None);
+    assert_eq!(s.state.largest_army(), None);
     s.check();
     // The holder at 4 tied by the opponent's 4: after the discard the
     // opponent has the most and takes it.
     let mut s = seat0_at_37();
     s.knights_played(Seat(0), 4).knights_played(Seat(1), 4);
-    assert_eq!(s.state.largest_army, Some(Seat(0)));
+    assert_eq!(s.state.largest_army(), Some(Seat(0)));
     let ev = s.ok(Seat(0), Action::DiscardKnight);
     assert!(ev.contains(&Event::LargestArmyChanged {
         from: Some(Seat(0)),
@@ -847,7 +853,7 @@ fn discarding_a_knight_to_a_tie_sets_it_aside_and_behind_passes_it_on() {
     let mut s = seat0_at_37();
     s.knights_played(Seat(1), 3).knights_played(Seat(0), 1);
     s.ok(Seat(0), Action::DiscardKnight);
-    assert_eq!(s.state.largest_army, Some(Seat(1)));
+    assert_eq!(s.state.largest_army(), Some(Seat(1)));
     s.check();
 }
 

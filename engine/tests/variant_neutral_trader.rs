@@ -1,12 +1,14 @@
 //! neutral_trader (RULES.md §4): one scenario per rule, exact outcomes.
 
+use hexpost_engine::Redact;
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::board::{ResourceSet, topology};
 use hexpost_engine::events::{ChartOutcome, RollOffPurpose};
-use hexpost_engine::state::{Piece, SeatKind};
+use hexpost_engine::phases::Piece;
+use hexpost_engine::rulesets::Step;
+use hexpost_engine::rulesets::neutral_trader::{chart, conversion_due, neutral_discard};
+use hexpost_engine::seats::SeatKind;
 use hexpost_engine::testkit::{Scenario, edge};
-use hexpost_engine::variants::Step;
-use hexpost_engine::variants::neutral_trader::{chart, conversion_due, neutral_discard};
 use hexpost_engine::{Action, ActionError, Event, Phase, Resource, ResourceCounts, Seat, Variant};
 
 const N: Seat = Seat(2);
@@ -52,6 +54,7 @@ fn set_up_snake_then_neutral_placements_then_its_road() {
     let owners: Vec<(u8, u8, Piece, bool)> = s
         .state
         .setup
+        .steps
         .iter()
         .map(|st| (st.seat.0, st.owner.0, st.piece, st.yields))
         .collect();

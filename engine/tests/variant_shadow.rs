@@ -1,12 +1,13 @@
 //! shadow (RULES.md §5, both editions): one scenario per rule, exact outcomes.
 
+use hexpost_engine::Redact;
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::events::{AuctionWin, RerollReason, RollOffPurpose};
 use hexpost_engine::invariants::check_state;
-use hexpost_engine::state::SeatKind;
+use hexpost_engine::rulesets::shadow::{die_resource, removal_mask, side_row};
+use hexpost_engine::rulesets::{Bid, Step};
+use hexpost_engine::seats::SeatKind;
 use hexpost_engine::testkit::{Scenario, edge};
-use hexpost_engine::variants::shadow::{die_resource, removal_mask, side_row};
-use hexpost_engine::variants::{Bid, Step};
 use hexpost_engine::{
     Action, ActionError, DevCard, Event, GameConfig, GameState, Phase, Resource, ResourceCounts,
     Seat, Variant,
@@ -239,7 +240,7 @@ fn nothing_is_built_touching_removed_hexes_and_cut_off_harbors_are_out() {
     let mut s = Scenario::with_options(Variant::Shadow, &[("removal_reroll", "never")]);
     s.removed_sides(&[1, 4]);
     s.state.phases = vec![Phase::Setup];
-    s.state.setup_pos = 0;
+    s.state.setup.pos = 0;
     // Node 0 and node 8 touch removed hexes 0 and 1.
     assert_eq!(
         s.refused(Seat(0), Action::BuildSettlement { node: 8 }),

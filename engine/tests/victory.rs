@@ -4,9 +4,12 @@
 mod common;
 
 use common::*;
-use hexpost_engine::state::{Phase, Player, SeatKind};
+use hexpost_engine::Phase;
+use hexpost_engine::Redact;
+use hexpost_engine::cards::DevCounts;
+use hexpost_engine::seats::SeatKind;
+use hexpost_engine::state::Player;
 use hexpost_engine::testkit::{Scenario, edge, hex};
-use hexpost_engine::types::DevCounts;
 use hexpost_engine::{Action, ActionError, DevCard, Event, Seat};
 
 /// Seat 0 on its turn after the roll: a settlement on node 0 with roads
@@ -24,10 +27,7 @@ fn near_win(cities: &[u8]) -> Scenario {
 }
 
 fn vp(n: u8) -> DevCounts {
-    DevCounts {
-        victory_point: n,
-        ..Default::default()
-    }
+    DevCounts::single(DevCard::VictoryPoint, n)
 }
 
 #[test]
@@ -110,12 +110,12 @@ fn buying_the_tenth_point_wins_at_once() {
     let mut s = near_win(&[16, 20, 45, 50]);
     let pos = s
         .state
-        .dev_deck
+        .dev_deck()
         .iter()
         .position(|&c| c == DevCard::VictoryPoint)
         .unwrap();
-    let card = s.state.dev_deck.remove(pos);
-    s.state.dev_deck.push(card);
+    let card = s.state.dev.as_mut().unwrap().deck.remove(pos);
+    s.state.dev.as_mut().unwrap().deck.push(card);
     s.give(S0, rc(0, 0, 0, 0, 1));
     assert_eq!(
         s.ok(S0, Action::BuyDevelopmentCard),

@@ -1,5 +1,6 @@
 //! What each seat, and a spectator, is shown.
 
+use hexpost_engine::Redact;
 use hexpost_engine::testkit::{Scenario, corner, hex};
 use hexpost_engine::{Action, DevCard, Event, ResourceCounts, Seat, topology_view};
 
@@ -21,8 +22,8 @@ fn own_hand_in_full_opponent_as_counts_spectator_neither() {
     assert_eq!(v0.players[1].final_vp, None);
     let v1 = s.state.view(Some(Seat(1)));
     let mine = v1.you.unwrap();
-    assert_eq!(mine.dev_cards.victory_point, 1);
-    assert_eq!(mine.new_dev_cards.knight, 1);
+    assert_eq!(mine.dev_cards[DevCard::VictoryPoint], 1);
+    assert_eq!(mine.new_dev_cards[DevCard::Knight], 1);
     assert_eq!(mine.total_vp, 1);
     let spectator = s.state.view(None);
     assert!(spectator.you.is_none());

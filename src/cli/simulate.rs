@@ -32,6 +32,10 @@ pub struct SimulateArgs {
     /// whose random players cannot).
     #[arg(long)]
     no_domestic_trade: bool,
+    /// Play by an earlier revision of the rules, as games created under it
+    /// do (default: the current one).
+    #[arg(long)]
+    revision: Option<u32>,
 }
 
 pub fn run(args: SimulateArgs) -> ExitCode {
@@ -45,6 +49,9 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         return ExitCode::from(2);
     };
     let mut config = GameConfig::new(variant);
+    if args.revision.is_some() {
+        config.revision = args.revision;
+    }
     for opt in &args.options {
         let Some((k, v)) = opt.split_once('=') else {
             eprintln!("--option expects KEY=VALUE, got `{opt}`");
@@ -76,13 +83,16 @@ pub fn run(args: SimulateArgs) -> ExitCode {
             Err(v) => {
                 eprintln!("invariant violated: {v}");
                 eprintln!(
-                    "replay: hexpost simulate --variant {} --games 1 --seed {}{}",
+                    "replay: hexpost simulate --variant {} --games 1 --seed {}{}{}",
                     args.variant,
                     v.seed,
                     args.options
                         .iter()
                         .map(|o| format!(" --option {o}"))
-                        .collect::<String>()
+                        .collect::<String>(),
+                    args.revision
+                        .map(|r| format!(" --revision {r}"))
+                        .unwrap_or_default()
                 );
                 return ExitCode::FAILURE;
             }

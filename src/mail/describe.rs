@@ -4,8 +4,7 @@
 //! blanked (`null`) is left out, so a description never says more than the
 //! redacted event it was made from.
 
-use hexpost_engine::types::DevCounts;
-use hexpost_engine::{Event, LegalAction, ResourceCounts};
+use hexpost_engine::{DevCounts, Event, LegalAction, ResourceCounts};
 use serde_json::Value;
 
 /// The players' names by seat; automated seats are named by their number.
@@ -187,6 +186,7 @@ mod tests {
 
     #[test]
     fn what_redaction_hides_is_not_described() {
+        use hexpost_engine::Redact;
         let bought = Event::DevCardBought {
             seat: Seat(0),
             card: Some(hexpost_engine::DevCard::Knight),
@@ -198,9 +198,7 @@ mod tests {
 
     #[test]
     fn hands_list_what_is_there() {
-        let mut hand = ResourceCounts::default();
-        hand.0[0] = 2;
-        hand.0[4] = 1;
+        let hand = ResourceCounts::new(2, 0, 0, 0, 1);
         assert_eq!(resources(&hand), "2 brick, 1 ore");
         assert_eq!(resources(&ResourceCounts::default()), "nothing");
     }

@@ -364,7 +364,12 @@ fn parse_config(req: &CreateGame) -> Result<GameConfig, ApiError> {
         serde_json::from_value(options)
             .map_err(|e| ApiError::unprocessable("invalid_options", e.to_string()))?
     };
-    let config = GameConfig { variant, options };
+    // A new game plays by the rules of today for all its life.
+    let config = GameConfig {
+        variant,
+        options,
+        revision: Some(hexpost_engine::Revision::CURRENT),
+    };
     config.resolve().map_err(|e| {
         ApiError::unprocessable("invalid_options", e.to_string()).with("option", e.option)
     })?;

@@ -9,7 +9,7 @@ use crate::api::problem::ApiError;
 use crate::store::games::{self as db, IdempotencyRecord, MoveRow, status};
 use crate::store::{DbConnection, users};
 use base64::Engine;
-use hexpost_engine::{Action, Event, LegalAction, Seat};
+use hexpost_engine::{Action, Event, LegalAction, Redact, Seat};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 

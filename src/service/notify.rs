@@ -12,7 +12,7 @@ use crate::mail::schedule::LocalTime;
 use crate::store::games::{self as db, GameRow, MoveRow, status, timeout_policy};
 use crate::store::outbox::{self, NewMail, kind};
 use crate::store::{DbConnection, users};
-use hexpost_engine::{Event, GameState, Seat};
+use hexpost_engine::{Event, GameState, Redact, Seat};
 use serde_json::{Value, json};
 use std::sync::Arc;
 

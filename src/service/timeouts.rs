@@ -17,7 +17,7 @@ use super::{Now, engine_state, notify};
 use crate::api::problem::ApiError;
 use crate::store::DbConnection;
 use crate::store::games::{self as db, GameRow, status, timeout_policy};
-use hexpost_engine::{Event, GameState, Seat};
+use hexpost_engine::{Event, GameState, Redact, Seat};
 
 /// More engine actions than any one late decision needs; a guard, so a
 /// decision the engine keeps asking for can never loop.

@@ -20,7 +20,7 @@ pub fn choose_in(view: &GameView, legal: &[LegalAction], rng: &mut GameRng) -> A
     let seat = view.viewer.expect("a player's view");
     let hand = view.you.as_ref().expect("own hand").resources;
     let own_bid = match &view.phase {
-        hexpost_engine::Phase::Variant(hexpost_engine::variants::Step::Auction(a)) => {
+        hexpost_engine::Phase::Variant(hexpost_engine::rulesets::Step::Auction(a)) => {
             a.bid_of(seat)
         }
         _ => None,

@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use hexpost_engine::invariants::check_state;
+use hexpost_engine::seats::SeatList;
 use hexpost_engine::testkit::Scenario;
-use hexpost_engine::types::SeatList;
 use hexpost_engine::{Action, Event, ResourceCounts, Seat};
 
 pub const S0: Seat = Seat(0);
@@ -18,7 +18,7 @@ pub const fn rc(brick: u8, lumber: u8, wool: u8, grain: u8, ore: u8) -> Resource
 
 /// A full bank minus `taken`.
 pub fn bank_minus(taken: ResourceCounts) -> ResourceCounts {
-    let mut b = ResourceCounts([19; 5]);
+    let mut b = ResourceCounts::new(19, 19, 19, 19, 19);
     b.sub(&taken);
     b
 }

@@ -1,0 +1,173 @@
+//! The steps rulesets push on the phase stack. Each is resolved by its
+//! ruleset; here is only what the rest of the engine reads: who is
+//! awaited, the phase's name, and what a viewer may see of it.
+
+use crate::board::ResourceSet;
+use crate::cards::{Cards, Resource};
+use crate::hidden::Redact;
+use crate::phases::Piece;
+use crate::seats::{Seat, SeatList};
+use serde::{Deserialize, Serialize};
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    // --- catan_for_two ---
+    /// The roller's second roll, due once the first is resolved (automated).
+    SecondRoll {
+        seat: Seat,
+        first: u8,
+    },
+    /// `seat` owes a free `piece` for a neutral colour of their choice.
+    NeutralBuild {
+        seat: Seat,
+        piece: Piece,
+    },
+    /// After a forced trade's draw, `seat` gives `to` two cards.
+    ForcedTradeGive {
+        seat: Seat,
+        to: Seat,
+    },
+
+    // --- neutral_trader ---
+    /// `seat` won the roll-off and places a road for `neutral`.
+    NeutralRoad {
+        seat: Seat,
+        neutral: Seat,
+    },
+    /// The chart's proposal to `seat`: give `give` cards for one of `receive`.
+    ChartOffer {
+        seat: Seat,
+        give: u8,
+        receive: ResourceSet,
+    },
+
+    // --- shadow ---
+    /// Policy `agree`: each real seat's answer (true: re-roll), by seat.
+    RemovalVote {
+        votes: [Option<bool>; 2],
+    },
+    /// The fictional `seat` rolls for production (automated); `next` is the
+    /// real seat whose turn follows.
+    FictionalRoll {
+        seat: Seat,
+        next: Seat,
+    },
+    /// After a fictional seven, `seat` moves the robber and picks who loses
+    /// a card to the bank.
+    FictionalRobber {
+        seat: Seat,
+    },
+    /// The fictional `seat` rolls its offer (automated).
+    FictionalOffer {
+        seat: Seat,
+        next: Seat,
+    },
+    Auction(Auction),
+}
+
+/// The shadow auction for the fictional player's offered card.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Auction {
+    pub fictional: Seat,
+    pub next: Seat,
+    pub resource: Resource,
+    /// By real seat.
+    pub bids: [Bid; 2],
+    /// Once both bids are open and unequal: the lower bidder, who must raise
+    /// or concede.
+    pub to_raise: Option<Seat>,
+}
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bid {
+    /// Asked, not yet answered.
+    Waiting,
+    /// Not asked: not eligible, or holding no card.
+    Out,
+    Passed,
+    Cards(Cards),
+    /// Another seat's answer while first answers are still sealed (views only).
+    Sealed,
+}
+
+impl Auction {
+    /// First answers are sealed until every asked seat has answered.
+    pub fn sealed(&self) -> bool {
+        self.bids.contains(&Bid::Waiting)
+    }
+
+    pub fn bid_of(&self, seat: Seat) -> Option<Cards> {
+        match self.bids.get(seat.index()) {
+            Some(Bid::Cards(c)) => Some(*c),
+            _ => None,
+        }
+    }
+}
+
+impl Step {
+    pub fn awaiting(&self, out: &mut SeatList) {
+        match self {
+            Step::SecondRoll { .. } | Step::FictionalRoll { .. } | Step::FictionalOffer { .. } => {}
+            Step::NeutralBuild { seat, .. }
+            | Step::ForcedTradeGive { seat, .. }
+            | Step::NeutralRoad { seat, .. }
+            | Step::ChartOffer { seat, .. }
+            | Step::FictionalRobber { seat } => out.push(*seat),
+            Step::RemovalVote { votes } => {
+                for (i, v) in votes.iter().enumerate() {
+                    if v.is_none() {
+                        out.push(Seat(i as u8));
+                    }
+                }
+            }
+            Step::Auction(a) => match a.to_raise {
+                Some(s) => out.push(s),
+                None => {
+                    for (i, b) in a.bids.iter().enumerate() {
+                        if *b == Bid::Waiting {
+                            out.push(Seat(i as u8));
+                        }
+                    }
+                }
+            },
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Step::SecondRoll { .. } => "second roll",
+            Step::NeutralBuild { .. } => "building for a neutral colour",
+            Step::ForcedTradeGive { .. } => "giving two cards for the forced trade",
+            Step::NeutralRoad { .. } => "placing the neutral's road",
+            Step::ChartOffer { .. } => "answering the neutral's trade",
+            Step::RemovalVote { .. } => "voting on re-rolling the removed hexes",
+            Step::FictionalRoll { .. } => "fictional player's roll",
+            Step::FictionalRobber { .. } => "moving the robber for the fictional seven",
+            Step::FictionalOffer { .. } => "fictional player's offer",
+            Step::Auction(_) => "bidding for the fictional player's card",
+        }
+    }
+}
+
+impl Redact for Step {
+    /// While first bids are sealed, each bidder sees only their own.
+    fn redacted_for(&self, viewer: Option<Seat>) -> Step {
+        match self {
+            Step::Auction(a) if a.sealed() => {
+                let mut a = a.clone();
+                for (i, b) in a.bids.iter_mut().enumerate() {
+                    if viewer != Some(Seat(i as u8)) && matches!(b, Bid::Passed | Bid::Cards(_)) {
+                        *b = Bid::Sealed;
+                    }
+                }
+                Step::Auction(a)
+            }
+            other => other.clone(),
+        }
+    }
+}
