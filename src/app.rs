@@ -3,10 +3,11 @@
 //! spec cannot drift from what is served.
 
 use crate::api;
-use crate::api::problem::{self, ApiError};
+use crate::api::problem;
 use crate::auth::tokens::TokenKeys;
 use crate::clock::Clock;
 use crate::config::Config;
+use crate::error::Error;
 use crate::metrics::Metrics;
 use crate::ratelimit::RateLimiter;
 use crate::store::DbPool;
@@ -70,16 +71,16 @@ impl AppState {
 /// Runs blocking database work on the blocking thread pool, never on an
 /// actix worker; both the pool checkout and the queries happen there.
 pub trait Db {
-    fn db<T, F>(&self, f: F) -> impl std::future::Future<Output = Result<T, ApiError>>
+    fn db<T, F>(&self, f: F) -> impl std::future::Future<Output = Result<T, Error>>
     where
-        F: FnOnce(&mut crate::store::DbConnection) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&mut crate::store::DbConnection) -> Result<T, Error> + Send + 'static,
         T: Send + 'static;
 }
 
 impl Db for web::Data<AppState> {
-    async fn db<T, F>(&self, f: F) -> Result<T, ApiError>
+    async fn db<T, F>(&self, f: F) -> Result<T, Error>
     where
-        F: FnOnce(&mut crate::store::DbConnection) -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(&mut crate::store::DbConnection) -> Result<T, Error> + Send + 'static,
         T: Send + 'static,
     {
         let state = self.clone();
@@ -87,7 +88,7 @@ impl Db for web::Data<AppState> {
             let mut conn = state
                 .pool
                 .get()
-                .map_err(|e| ApiError::unavailable(format!("database unavailable: {e}")))?;
+                .map_err(|e| Error::unavailable(format!("database unavailable: {e}")))?;
             f(&mut conn)
         })
         .await?
@@ -136,8 +137,8 @@ impl utoipa::Modify for CommonProblems {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         use actix_web::error::JsonPayloadError as J;
         use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
-        let example = |e: &ApiError| serde_json::to_value(e.problem()).ok();
-        let problem = |description: &str, e: Option<&ApiError>| {
+        let example = |e: &Error| serde_json::to_value(problem::Problem::from(e)).ok();
+        let problem = |description: &str, e: Option<&Error>| {
             ResponseBuilder::new()
                 .description(description)
                 .content(
@@ -175,7 +176,7 @@ impl utoipa::Modify for CommonProblems {
                         .iter()
                         .flatten()
                         .any(|p| matches!(p, utoipa::openapi::RefOr::T(p) if p.parameter_in == utoipa::openapi::path::ParameterIn::Path));
-                let mut add = |status: &str, description: &str, e: Option<&ApiError>| {
+                let mut add = |status: &str, description: &str, e: Option<&Error>| {
                     op.responses
                         .responses
                         .entry(status.to_string())
@@ -253,16 +254,14 @@ impl utoipa::Modify for CommonProblems {
 /// The problem a `status` response of the operation at `path` always
 /// carries, made by the server's own constructors; `None` where the code
 /// depends on what went wrong (400, 409, 422).
-fn common_problem(status: &str, path: &str) -> Option<ApiError> {
+fn common_problem(status: &str, path: &str) -> Option<Error> {
     use actix_web::error::JsonPayloadError as J;
     match status {
-        "401" => Some(ApiError::unauthorized(
-            "missing Authorization: Bearer token",
-        )),
+        "401" => Some(Error::unauthorized("missing Authorization: Bearer token")),
         "403" if path.starts_with("/api/v1/admin/") => {
-            Some(ApiError::forbidden("this endpoint is for admins"))
+            Some(Error::forbidden("this endpoint is for admins"))
         }
-        "403" => Some(ApiError::forbidden("you do not play in this game")),
+        "403" => Some(Error::forbidden("you do not play in this game")),
         "404" => [
             ("{game_id}", "game"),
             ("{token}", "invitation"),
@@ -271,15 +270,15 @@ fn common_problem(status: &str, path: &str) -> Option<ApiError> {
         ]
         .into_iter()
         .find(|(param, _)| path.contains(param))
-        .map(|(_, what)| ApiError::not_found(what)),
+        .map(|(_, what)| Error::not_found(what)),
         "413" => Some(problem::payload_error(&J::OverflowKnownLength {
             length: 70_000,
             limit: 65_536,
         })),
         "415" => Some(problem::payload_error(&J::ContentType)),
-        "429" => Some(ApiError::too_many(12)),
-        "500" => Some(ApiError::server_failure()),
-        "503" => Some(ApiError::unavailable(
+        "429" => Some(Error::too_many(12)),
+        "500" => Some(Error::server_failure()),
+        "503" => Some(Error::unavailable(
             "database unavailable: timed out waiting for connection",
         )),
         _ => None,

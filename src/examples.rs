@@ -6,7 +6,8 @@
 //! the server would send for that game: a change to the engine or to the
 //! wire types changes the examples with it.
 
-use crate::api::problem::ApiError;
+use crate::api::problem::Problem;
+use crate::error::Error;
 use crate::service::audit::{self, ServerAction};
 use crate::service::chain::{Entry, NewRows};
 use crate::service::games::{
@@ -335,11 +336,10 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
 
     // Rolling twice, as the moves endpoint refuses it.
     let refused = game.state.clone().apply(mover, &Action::RollDice).err()?;
-    let problem = ApiError::unprocessable("illegal_move", format!("illegal move: {refused}"))
+    let problem = Error::unprocessable("illegal_move", format!("illegal move: {refused}"))
         .with("reason", &refused)
-        .with("move_number", game.row.move_number)
-        .problem();
-    out.insert("Problem", value(problem));
+        .with("move_number", game.row.move_number);
+    out.insert("Problem", value(Problem::from(&problem)));
 
     // The richest entry of the list, and one action it allows.
     let entry = legal.iter().max_by_key(|l| l.weight())?;

@@ -8,8 +8,12 @@ pub mod background;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod error;
 pub mod examples;
+#[cfg(test)]
+mod layers;
 pub mod mail;
+pub mod mail_worker;
 pub mod metrics;
 pub mod ratelimit;
 pub mod server;

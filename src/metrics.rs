@@ -7,8 +7,8 @@
 //! `/api/v1/games/{game_id}/moves`), never the raw path, whose game ids and
 //! tokens would make the number of series unbounded.
 
-use crate::api::problem::ApiError;
 use crate::app::{AppState, Db};
+use crate::error::Error;
 use crate::service::game_cache::{GameCache, Used};
 use crate::store::{DbConnection, StoreResult, games, outbox};
 use actix_web::body::MessageBody;
@@ -344,10 +344,7 @@ pub async fn middleware(
 
 /// `GET /metrics`. Open unless `METRICS_TOKEN` is set; then it needs
 /// `Authorization: Bearer <METRICS_TOKEN>`.
-pub async fn endpoint(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-) -> Result<HttpResponse, ApiError> {
+pub async fn endpoint(state: web::Data<AppState>, req: HttpRequest) -> Result<HttpResponse, Error> {
     if let Some(token) = &state.config.metrics_token {
         let given = req
             .headers()
@@ -355,13 +352,13 @@ pub async fn endpoint(
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
         if !given.is_some_and(|g| same_secret(g.as_bytes(), token.as_bytes())) {
-            return Err(ApiError::unauthorized(
+            return Err(Error::unauthorized(
                 "/metrics needs Authorization: Bearer <METRICS_TOKEN>",
             ));
         }
     }
     let counts = state
-        .db(|conn| db_counts(conn).map_err(ApiError::from))
+        .db(|conn| db_counts(conn).map_err(Error::from))
         .await
         .inspect_err(|e| tracing::warn!(error = %e, "metrics: database counts unavailable"))
         .ok();
@@ -369,7 +366,7 @@ pub async fn endpoint(
     metrics.set_counts(counts);
     metrics.set_pool(state.pool.state(), state.pool.max_size());
     metrics.set_game_cache(&state.games);
-    let text = metrics.encode().map_err(ApiError::internal)?;
+    let text = metrics.encode().map_err(Error::internal)?;
     Ok(HttpResponse::Ok().content_type(CONTENT_TYPE).body(text))
 }
 

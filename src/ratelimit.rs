@@ -2,7 +2,7 @@
 //! answered with 429 and `Retry-After`. Limits are kept in memory, so each
 //! instance enforces them on its own share of the traffic.
 
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use std::num::NonZeroU32;
@@ -17,13 +17,13 @@ impl RateLimiter {
         )
     }
 
-    pub fn check(&self, key: &str) -> Result<(), ApiError> {
+    pub fn check(&self, key: &str) -> Result<(), Error> {
         let Some(limiter) = &self.0 else {
             return Ok(());
         };
         limiter.check_key(&key.to_string()).map_err(|not_until| {
             let wait = not_until.wait_time_from(DefaultClock::default().now());
-            ApiError::too_many(wait.as_secs().max(1))
+            Error::too_many(wait.as_secs().max(1))
         })?;
         if limiter.len() > 100_000 {
             limiter.retain_recent();

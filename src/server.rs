@@ -3,7 +3,7 @@
 use crate::app::{self, AppState};
 use crate::background::Background;
 use crate::config::Config;
-use crate::mail::worker::Worker;
+use crate::mail_worker::Worker;
 use crate::store;
 use crate::sweeper::Sweeper;
 use actix_cors::Cors;

@@ -5,7 +5,8 @@
 //! every other unknown path, and all of `/api/`, keeps the API's
 //! problem+json 404.
 
-use crate::api::problem::{self, ApiError};
+use crate::api::problem;
+use crate::error::Error;
 use actix_web::http::{Method, header};
 use actix_web::{HttpRequest, HttpResponse};
 use rust_embed::Embed;
@@ -47,7 +48,7 @@ fn content_type(name: &str) -> &'static str {
 }
 
 /// The fallback service: a client file or page, else the API's 404/405.
-pub async fn serve(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn serve(req: HttpRequest) -> Result<HttpResponse, Error> {
     let path = req.path();
     let readable = req.method() == Method::GET || req.method() == Method::HEAD;
     if !readable || path.starts_with("/api/") {

@@ -963,7 +963,7 @@ fn two_workers_on_one_outbox_send_each_mail_once() {
         .unwrap();
         let workers: Vec<_> = (0..2)
             .map(|_| {
-                let worker = hexpost::mail::worker::Worker::new(&config, pool.clone()).unwrap();
+                let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
                 std::thread::spawn(move || worker.drain().unwrap())
             })
             .collect();

@@ -1,10 +1,12 @@
 //! Accounts: registration, login (access tokens), and the Ed25519 public
 //! keys a player registers to sign moves.
 
+use crate::api::caller::AuthUser;
 use crate::api::json::Json;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
-use crate::auth::{AuthUser, password};
+use crate::auth::password;
+use crate::error::Error;
 use crate::store::users::{self, User, UserKey};
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use base64::Engine;
@@ -74,7 +76,7 @@ pub struct TokenResponse {
     pub user: UserInfo,
 }
 
-fn token_response(state: &AppState, user: &User) -> Result<TokenResponse, ApiError> {
+fn token_response(state: &AppState, user: &User) -> Result<TokenResponse, Error> {
     Ok(TokenResponse {
         access_token: state.tokens.issue(user.id, user.is_admin)?,
         token_type: "Bearer",
@@ -83,45 +85,24 @@ fn token_response(state: &AppState, user: &User) -> Result<TokenResponse, ApiErr
     })
 }
 
-/// Normalises and checks an e-mail address (shape only; delivery proves it).
-pub fn normalize_email(raw: &str) -> Result<String, ApiError> {
-    let email = raw.trim().to_lowercase();
-    let valid = email.len() <= 254
-        && email.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty()
-                && domain.contains('.')
-                && !domain.starts_with('.')
-                && !domain.ends_with('.')
-        })
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
-    if valid {
-        Ok(email)
-    } else {
-        Err(ApiError::unprocessable(
-            "invalid_email",
-            format!("`{raw}` is not an e-mail address"),
-        ))
-    }
-}
-
 /// The rules every new account follows, registered or made by an admin:
 /// the normalised e-mail address and the display name.
-pub fn check_registration(req: &RegisterRequest) -> Result<(String, String), ApiError> {
-    let email = normalize_email(&req.email)?;
+pub fn check_registration(req: &RegisterRequest) -> Result<(String, String), Error> {
+    let email = crate::service::email::normalize(&req.email)?;
     let name = req.display_name.clone();
     if name.is_empty()
         || name.chars().count() > 40
         || name.trim() != name
         || name.contains(['\n', '\r'])
     {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_display_name",
             "display name must be 1 to 40 characters on one line, without surrounding spaces",
         ));
     }
     let len = req.password.chars().count();
     if !(8..=128).contains(&len) {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_password",
             "password must be 8 to 128 characters",
         ));
@@ -141,7 +122,7 @@ pub async fn register(
     state: web::Data<AppState>,
     req: HttpRequest,
     body: Json<RegisterRequest>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     state.login_limiter.check(&client_key(&req))?;
     let (email, name) = check_registration(&body)?;
     let pw = body.password.clone();
@@ -149,12 +130,12 @@ pub async fn register(
         .hashing
         .run(move || password::hash(&pw))
         .await?
-        .map_err(ApiError::internal)?;
+        .map_err(Error::internal)?;
     let user = state
-        .db(move |conn| users::insert(conn, &email, &name, &hash, false).map_err(ApiError::from))
+        .db(move |conn| users::insert(conn, &email, &name, &hash, false).map_err(Error::from))
         .await?
         .ok_or_else(|| {
-            ApiError::conflict("email_taken", "an account with this e-mail address exists")
+            Error::conflict("email_taken", "an account with this e-mail address exists")
         })?;
     Ok(HttpResponse::Created().json(token_response(&state, &user)?))
 }
@@ -170,11 +151,11 @@ pub async fn login(
     state: web::Data<AppState>,
     req: HttpRequest,
     body: Json<LoginRequest>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     state.login_limiter.check(&client_key(&req))?;
     let email = body.email.trim().to_lowercase();
     let user = state
-        .db(move |conn| users::by_email(conn, &email).map_err(ApiError::from))
+        .db(move |conn| users::by_email(conn, &email).map_err(Error::from))
         .await?;
     let password = body.password.clone();
     let checked = state
@@ -182,7 +163,7 @@ pub async fn login(
         .run(move || user.filter(|u| password::verify(&password, &u.password_hash)))
         .await?;
     let user = checked.ok_or_else(|| {
-        let mut e = ApiError::unauthorized("wrong e-mail or password");
+        let mut e = Error::unauthorized("wrong e-mail or password");
         e.code = "bad_credentials";
         e
     })?;
@@ -195,11 +176,11 @@ pub async fn login(
     (status = 401, body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/me")]
-pub async fn me(state: web::Data<AppState>, user: AuthUser) -> Result<HttpResponse, ApiError> {
+pub async fn me(state: web::Data<AppState>, user: AuthUser) -> Result<HttpResponse, Error> {
     let u = state
-        .db(move |conn| users::by_id(conn, user.id).map_err(ApiError::from))
+        .db(move |conn| users::by_id(conn, user.id).map_err(Error::from))
         .await?
-        .ok_or_else(|| ApiError::unauthorized("the account no longer exists"))?;
+        .ok_or_else(|| Error::unauthorized("the account no longer exists"))?;
     Ok(HttpResponse::Ok().json(UserInfo::from(&u)))
 }
 
@@ -244,24 +225,24 @@ pub async fn add_key(
     state: web::Data<AppState>,
     user: AuthUser,
     body: Json<AddKeyRequest>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let key = body.public_key.trim().to_string();
     let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(&key)
         .map_err(|_| {
-            ApiError::unprocessable(
+            Error::unprocessable(
                 "invalid_key",
                 "public_key must be base64url without padding",
             )
         })?;
     if raw.len() != 32 {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_key",
             format!("an Ed25519 public key has 32 bytes, not {}", raw.len()),
         ));
     }
     let k = state
-        .db(move |conn| users::add_key(conn, user.id, &key).map_err(ApiError::from))
+        .db(move |conn| users::add_key(conn, user.id, &key).map_err(Error::from))
         .await?;
     Ok(HttpResponse::Created().json(KeyInfo::from(k)))
 }
@@ -272,12 +253,9 @@ pub async fn add_key(
     (status = 401, body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/me/keys")]
-pub async fn list_keys(
-    state: web::Data<AppState>,
-    user: AuthUser,
-) -> Result<HttpResponse, ApiError> {
+pub async fn list_keys(state: web::Data<AppState>, user: AuthUser) -> Result<HttpResponse, Error> {
     let keys = state
-        .db(move |conn| users::active_keys(conn, user.id).map_err(ApiError::from))
+        .db(move |conn| users::active_keys(conn, user.id).map_err(Error::from))
         .await?;
     Ok(HttpResponse::Ok().json(keys.into_iter().map(KeyInfo::from).collect::<Vec<_>>()))
 }
@@ -293,15 +271,15 @@ pub async fn revoke_key(
     state: web::Data<AppState>,
     user: AuthUser,
     path: web::Path<i64>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let key_id = path.into_inner();
     let done = state
-        .db(move |conn| users::revoke_key(conn, user.id, key_id).map_err(ApiError::from))
+        .db(move |conn| users::revoke_key(conn, user.id, key_id).map_err(Error::from))
         .await?;
     if done {
         Ok(HttpResponse::NoContent().finish())
     } else {
-        Err(ApiError::not_found("key"))
+        Err(Error::not_found("key"))
     }
 }
 

@@ -1,8 +1,9 @@
 //! Admin endpoints: full logs and verification by replay.
 
-use crate::api::problem::{ApiError, Problem};
+use crate::api::caller::AdminUser;
+use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
-use crate::auth::AdminUser;
+use crate::error::Error;
 use crate::service::audit::{self, VerifyReport};
 use crate::service::moves::{self, LogEntry};
 use crate::store::games as db;
@@ -21,13 +22,13 @@ pub async fn full_log(
     admin: AdminUser,
     path: web::Path<String>,
     q: web::Query<crate::api::games::LogQuery>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let after = q.after.unwrap_or(0).max(0);
     let limit = q.limit.unwrap_or(100).clamp(1, 500);
     let id = path.into_inner();
     let rows = state
         .db(move |conn| {
-            db::get(conn, &id)?.ok_or_else(|| ApiError::not_found("game"))?;
+            db::get(conn, &id)?.ok_or_else(|| Error::not_found("game"))?;
             db::admin_log(conn, Some(admin.0.id), "read_log", &id, "")?;
             moves::log(conn, &id, None, after, limit)
         })
@@ -47,11 +48,11 @@ pub async fn verify(
     state: web::Data<AppState>,
     admin: AdminUser,
     path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let report = state
         .db(move |conn| {
-            let game = db::get(conn, &id)?.ok_or_else(|| ApiError::not_found("game"))?;
+            let game = db::get(conn, &id)?.ok_or_else(|| Error::not_found("game"))?;
             let rows = moves::all_rows(conn, &id)?;
             let report = audit::verify(&game, &rows);
             db::admin_log(

@@ -2,9 +2,10 @@
 //! document, import such a document, and purge invitations nobody answered.
 //! The CLI's `hexpost admin` runs the same use cases.
 
-use crate::api::problem::{ApiError, Problem};
+use crate::api::caller::AdminUser;
+use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
-use crate::auth::AdminUser;
+use crate::error::Error;
 use crate::service::archive::{self, GameExport, Imported};
 use crate::service::games::GameSummary;
 use crate::service::housekeeping::{self, ALL_STATUSES, Purged};
@@ -38,12 +39,12 @@ pub fn list_args(
     status: Option<&str>,
     page: Option<i64>,
     per_page: Option<i64>,
-) -> Result<(Vec<&'static str>, i64, i64), ApiError> {
+) -> Result<(Vec<&'static str>, i64, i64), Error> {
     let (page, per_page) = crate::api::admin_mail::paging(page, per_page)?;
     let statuses = match status {
         None => Vec::new(),
         Some(s) => vec![*ALL_STATUSES.iter().find(|k| **k == s).ok_or_else(|| {
-            ApiError::bad_request(
+            Error::bad_request(
                 "invalid_query",
                 format!("status must be one of {}", ALL_STATUSES.join(", ")),
             )
@@ -64,7 +65,7 @@ pub async fn list(
     state: web::Data<AppState>,
     _admin: AdminUser,
     q: web::Query<AdminListQuery>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let (statuses, page, per_page) = list_args(q.status.as_deref(), q.page, q.per_page)?;
     let games = state
         .db(move |conn| housekeeping::list_games(conn, &statuses, page, per_page))
@@ -86,7 +87,7 @@ pub async fn export(
     state: web::Data<AppState>,
     admin: AdminUser,
     path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let doc = state
         .db(move |conn| archive::export(conn, Some(admin.0.id), &id))
@@ -111,7 +112,7 @@ pub async fn import(
     admin: AdminUser,
     req: HttpRequest,
     payload: web::Payload,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let body = read_json_body(&req, payload, IMPORT_LIMIT_BYTES).await?;
     let doc: GameExport = crate::api::json::parse(&body)?;
     let imported = state
@@ -126,7 +127,7 @@ async fn read_json_body(
     req: &HttpRequest,
     mut payload: web::Payload,
     limit: usize,
-) -> Result<web::BytesMut, ApiError> {
+) -> Result<web::BytesMut, Error> {
     if !crate::api::json::declares_json(req) {
         return Err(crate::api::problem::payload_error(
             &actix_web::error::JsonPayloadError::ContentType,
@@ -134,7 +135,7 @@ async fn read_json_body(
     }
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| ApiError::bad_request("malformed_json", e.to_string()))?;
+        let chunk = chunk.map_err(|e| Error::bad_request("malformed_json", e.to_string()))?;
         if body.len() + chunk.len() > limit {
             return Err(crate::api::json::too_large(limit));
         }
@@ -148,7 +149,7 @@ async fn read_json_body(
 #[schema(example = json!({"older_than_days": 30}))]
 pub struct PurgeRequest {
     /// Invitations pending for longer than this many days (1 to 36500).
-    #[serde(deserialize_with = "crate::api::integral::opt")]
+    #[serde(deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(value_type = i64, minimum = 1, maximum = 36500)]
     pub older_than_days: Option<i64>,
 }
@@ -167,7 +168,7 @@ pub async fn purge_invitations(
     state: web::Data<AppState>,
     admin: AdminUser,
     body: crate::api::json::Json<PurgeRequest>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     // Null is refused as out of range.
     let days = body.older_than_days.unwrap_or(0);
     let purged = state

@@ -1,9 +1,10 @@
 //! Admin endpoints for mails that failed every attempt: list them, and put
 //! one or all back in the queue.
 
-use crate::api::problem::{ApiError, Problem};
+use crate::api::caller::AdminUser;
+use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
-use crate::auth::AdminUser;
+use crate::error::Error;
 use crate::service::notify;
 use crate::store::outbox::{self, MailRow};
 use actix_web::{HttpResponse, get, post, web};
@@ -64,11 +65,11 @@ pub struct FailedQuery {
 
 /// The page and page size of an admin list: pages from 1, 1 to 100 a
 /// page, 50 unless asked.
-pub fn paging(page: Option<i64>, per_page: Option<i64>) -> Result<(i64, i64), ApiError> {
+pub fn paging(page: Option<i64>, per_page: Option<i64>) -> Result<(i64, i64), Error> {
     let page = page.unwrap_or(1);
     let per_page = per_page.unwrap_or(50);
     if page < 1 || !(1..=100).contains(&per_page) {
-        return Err(ApiError::bad_request(
+        return Err(Error::bad_request(
             "invalid_query",
             "page must be ≥ 1 and per_page 1 to 100",
         ));
@@ -88,11 +89,11 @@ pub async fn failed(
     state: web::Data<AppState>,
     _admin: AdminUser,
     q: web::Query<FailedQuery>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let (page, per_page) = paging(q.page, q.per_page)?;
     let offset = (page - 1).saturating_mul(per_page);
     let rows = state
-        .db(move |conn| outbox::failed(conn, offset, per_page).map_err(ApiError::from))
+        .db(move |conn| outbox::failed(conn, offset, per_page).map_err(Error::from))
         .await?;
     Ok(HttpResponse::Ok().json(rows.into_iter().map(FailedMail::from).collect::<Vec<_>>()))
 }
@@ -109,13 +110,13 @@ pub async fn retry_one(
     state: web::Data<AppState>,
     admin: AdminUser,
     path: web::Path<i64>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let retried = state
         .db(move |conn| notify::retry_failed(conn, Some(admin.0.id), Some(id)))
         .await?;
     if retried == 0 {
-        return Err(ApiError::not_found("failed mail"));
+        return Err(Error::not_found("failed mail"));
     }
     Ok(HttpResponse::Ok().json(Retried { retried }))
 }
@@ -130,7 +131,7 @@ pub async fn retry_one(
 pub async fn retry_all(
     state: web::Data<AppState>,
     admin: AdminUser,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let retried = state
         .db(move |conn| notify::retry_failed(conn, Some(admin.0.id), None))
         .await?;

@@ -2,10 +2,12 @@
 //! admins who integrate it.
 
 use crate::api::accounts::{RegisterRequest, UserInfo, check_registration};
+use crate::api::caller::AdminUser;
 use crate::api::json::Json;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
-use crate::auth::{AdminUser, password};
+use crate::auth::password;
+use crate::error::Error;
 use crate::service::housekeeping;
 use actix_web::{HttpResponse, post, web};
 use serde::Deserialize;
@@ -43,7 +45,7 @@ pub async fn create_user(
     state: web::Data<AppState>,
     admin: AdminUser,
     body: Json<NewUser>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let NewUser {
         email,
         display_name,
@@ -60,7 +62,7 @@ pub async fn create_user(
         .hashing
         .run(move || password::hash(&account.password))
         .await?
-        .map_err(ApiError::internal)?;
+        .map_err(Error::internal)?;
     let user = state
         .db(move |conn| {
             housekeeping::create_user(conn, Some(admin.0.id), &email, &name, &hash, is_admin)

@@ -1,10 +1,11 @@
 //! Games: lifecycle, moves and the move log.
 
+use crate::api::caller::AuthUser;
 use crate::api::etag;
 use crate::api::json::Json;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
-use crate::auth::AuthUser;
+use crate::error::Error;
 use crate::service::games::{self as svc, CreateGame, Created, GameDetail, GameSummary};
 use crate::service::moves::{self, LogEntry, MoveOutcome, MoveRequest};
 use crate::service::timeouts;
@@ -25,7 +26,7 @@ pub async fn create(
     state: web::Data<AppState>,
     user: AuthUser,
     body: Json<CreateGame>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let body = body.into_inner();
     let now = state.now();
     let created = state
@@ -69,7 +70,7 @@ pub async fn list(
     state: web::Data<AppState>,
     user: AuthUser,
     q: web::Query<ListQuery>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let filter = match q.filter.unwrap_or(GameFilter::All) {
         GameFilter::All => ListFilter::All,
         GameFilter::Active => ListFilter::Active,
@@ -79,7 +80,7 @@ pub async fn list(
     let page = q.page.unwrap_or(1);
     let per_page = q.per_page.unwrap_or(20);
     if page < 1 || !(1..=100).contains(&per_page) {
-        return Err(ApiError::bad_request(
+        return Err(Error::bad_request(
             "invalid_query",
             "page must be ≥ 1 and per_page 1 to 100",
         ));
@@ -109,12 +110,12 @@ pub async fn get_game(
     user: AuthUser,
     path: web::Path<String>,
     req: HttpRequest,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let detail = state
         .db(move |conn| svc::detail_for(conn, &id, user.id))
         .await?;
-    let body = serde_json::to_vec(&detail).map_err(ApiError::internal)?;
+    let body = serde_json::to_vec(&detail).map_err(Error::internal)?;
     let tag = etag::of(&body);
     if etag::matches(&req, &tag) {
         return Ok(HttpResponse::NotModified()
@@ -157,7 +158,7 @@ pub async fn invite(
     user: AuthUser,
     path: web::Path<String>,
     body: Json<InviteRequest>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let now = state.now();
     let token = state
@@ -181,7 +182,7 @@ pub async fn cancel(
     state: web::Data<AppState>,
     user: AuthUser,
     path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let now = state.now();
     let s = state
@@ -203,7 +204,7 @@ pub async fn resign(
     state: web::Data<AppState>,
     user: AuthUser,
     path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let now = state.now();
     // A finished game takes no more moves: its copy would only hold a
@@ -238,11 +239,11 @@ pub async fn submit_move(
     path: web::Path<String>,
     req: HttpRequest,
     body: Json<serde_json::Value>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     state.move_limiter.check(&format!("user:{}", user.id))?;
     let body = body.into_inner();
     let parsed = MoveRequest::deserialize(&body)
-        .map_err(|e| ApiError::unprocessable("invalid_body", e.to_string()))?;
+        .map_err(|e| Error::unprocessable("invalid_body", e.to_string()))?;
     let id = path.into_inner();
     let idem = match req.headers().get("idempotency-key") {
         None => None,
@@ -254,7 +255,7 @@ pub async fn submit_move(
                     !k.is_empty() && k.len() <= 200 && k.bytes().all(|b| b.is_ascii_graphic())
                 })
                 .ok_or_else(|| {
-                    ApiError::bad_request(
+                    Error::bad_request(
                         "invalid_idempotency_key",
                         "Idempotency-Key must be 1 to 200 visible characters",
                     )
@@ -288,11 +289,11 @@ pub struct LogQuery {
     pub limit: Option<i64>,
 }
 
-fn log_bounds(q: &LogQuery) -> Result<(i64, i64), ApiError> {
+fn log_bounds(q: &LogQuery) -> Result<(i64, i64), Error> {
     let after = q.after.unwrap_or(0);
     let limit = q.limit.unwrap_or(100);
     if after < 0 || !(1..=500).contains(&limit) {
-        return Err(ApiError::bad_request(
+        return Err(Error::bad_request(
             "invalid_query",
             "after must be ≥ 0 and limit 1 to 500",
         ));
@@ -314,7 +315,7 @@ pub async fn log(
     user: AuthUser,
     path: web::Path<String>,
     q: web::Query<LogQuery>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let (after, limit) = log_bounds(&q)?;
     let id = path.into_inner();
     let rows = state
@@ -340,7 +341,7 @@ pub async fn log(
 pub async fn invitation(
     state: web::Data<AppState>,
     path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let token = path.into_inner();
     let s = state
         .db(move |conn| svc::invitation_info(conn, &token))
@@ -360,7 +361,7 @@ pub async fn accept(
     state: web::Data<AppState>,
     user: AuthUser,
     path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let token = path.into_inner();
     let now = state.now();
     let d = state
@@ -379,7 +380,7 @@ pub async fn accept(
 pub async fn decline(
     state: web::Data<AppState>,
     path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let token = path.into_inner();
     let now = state.now();
     state
@@ -401,7 +402,7 @@ pub async fn topology() -> HttpResponse {
 pub struct VacationRequest {
     /// Whole days, from 1 to what you have left in this game. Taken while
     /// on vacation, they lengthen it.
-    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[serde(default, deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(value_type = u32, required = true, minimum = 1, maximum = 60)]
     pub days: Option<u32>,
 }
@@ -423,10 +424,10 @@ pub async fn start_vacation(
     user: AuthUser,
     path: web::Path<String>,
     body: Json<VacationRequest>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let days = body
         .days
-        .ok_or_else(|| ApiError::unprocessable("invalid_body", "missing field `days`"))?;
+        .ok_or_else(|| Error::unprocessable("invalid_body", "missing field `days`"))?;
     let id = path.into_inner();
     let now = state.now();
     let d = state
@@ -449,7 +450,7 @@ pub async fn end_vacation(
     state: web::Data<AppState>,
     user: AuthUser,
     path: web::Path<String>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let now = state.now();
     let d = state

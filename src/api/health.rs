@@ -1,7 +1,7 @@
 //! Liveness and readiness probes.
 
-use crate::api::problem::ApiError;
 use crate::app::{AppState, Db};
+use crate::error::Error;
 use actix_web::{HttpResponse, get, web};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -26,7 +26,7 @@ pub async fn healthz() -> HttpResponse {
     (status = 503, description = "Database unreachable", body = crate::api::problem::Problem, content_type = "application/problem+json"),
 ))]
 #[get("/readyz")]
-pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, Error> {
     let ok = state
         .db(|conn| Ok(crate::store::ping(conn)))
         .await
@@ -34,6 +34,6 @@ pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, ApiError
     if ok {
         Ok(HttpResponse::Ok().json(Health { status: "ok" }))
     } else {
-        Err(ApiError::unavailable("the database does not answer"))
+        Err(Error::unavailable("the database does not answer"))
     }
 }

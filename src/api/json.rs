@@ -4,8 +4,8 @@
 //! of the wrong shape is `422 invalid_body` (serde reads as it goes and
 //! would otherwise report whichever problem it met first).
 
-use crate::api::problem::ApiError;
 use crate::app::AppState;
+use crate::error::Error;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use futures_util::future::LocalBoxFuture;
@@ -29,16 +29,16 @@ impl<T> std::ops::Deref for Json<T> {
 /// Parses a complete body: syntax first, then shape. Every request body of
 /// the API is an object; serde would also read a struct from an array of
 /// its fields in order, which no client means and the spec does not allow.
-pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
     serde_json::from_slice::<serde::de::IgnoredAny>(body)
-        .map_err(|e| ApiError::bad_request("malformed_json", e.to_string()))?;
+        .map_err(|e| Error::bad_request("malformed_json", e.to_string()))?;
     if body.trim_ascii_start().first() != Some(&b'{') {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_body",
             "the body must be a JSON object",
         ));
     }
-    serde_json::from_slice(body).map_err(|e| ApiError::unprocessable("invalid_body", e.to_string()))
+    serde_json::from_slice(body).map_err(|e| Error::unprocessable("invalid_body", e.to_string()))
 }
 
 /// True when the request's Content-Type is JSON (`application/json` or
@@ -52,8 +52,8 @@ pub fn declares_json(req: &HttpRequest) -> bool {
 }
 
 impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Json<T>, ApiError>>;
+    type Error = Error;
+    type Future = LocalBoxFuture<'static, Result<Json<T>, Error>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
         let is_json = declares_json(req);
@@ -64,7 +64,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
         let bytes = web::Bytes::from_request(req, payload);
         Box::pin(async move {
             if !is_json {
-                return Err(ApiError::new(
+                return Err(Error::new(
                     StatusCode::UNSUPPORTED_MEDIA_TYPE,
                     "unsupported_media_type",
                     "Unsupported media type",
@@ -80,8 +80,8 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
     }
 }
 
-pub fn too_large(limit: usize) -> ApiError {
-    ApiError::new(
+pub fn too_large(limit: usize) -> Error {
+    Error::new(
         StatusCode::PAYLOAD_TOO_LARGE,
         "payload_too_large",
         "Payload too large",

@@ -1,10 +1,11 @@
 //! The caller's notification setting: the target of the settings link in
 //! every mail.
 
+use crate::api::caller::AuthUser;
 use crate::api::json::Json;
-use crate::api::problem::{ApiError, Problem};
+use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
-use crate::auth::AuthUser;
+use crate::error::Error;
 use crate::store::users::{self, notify};
 use actix_web::{HttpResponse, get, put, web};
 use serde::{Deserialize, Serialize};
@@ -80,7 +81,7 @@ pub struct SettingsChange {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<QuietHours>)]
     pub quiet_hours: Option<Option<QuietHours>>,
-    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[serde(default, deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(minimum = 0, maximum = 23)]
     pub digest_hour: Option<u8>,
 }
@@ -123,14 +124,14 @@ impl NotificationSettings {
 
 impl SettingsChange {
     /// `current` with this change applied, or why it cannot be.
-    fn apply(self, current: &users::MailSettings) -> Result<users::MailSettings, ApiError> {
+    fn apply(self, current: &users::MailSettings) -> Result<users::MailSettings, Error> {
         let mut next = current.clone();
         if let Some(n) = self.notify {
             next.notify = n.stored().into();
         }
         if let Some(tz) = self.time_zone {
             if crate::mail::schedule::time_zone(&tz).is_none() {
-                return Err(ApiError::unprocessable(
+                return Err(Error::unprocessable(
                     "invalid_time_zone",
                     format!("`{tz}` is not a known IANA time zone name (e.g. Europe/Berlin)"),
                 ));
@@ -142,7 +143,7 @@ impl SettingsChange {
             Some(None) => (next.quiet_start, next.quiet_end) = (None, None),
             Some(Some(q)) => {
                 let (Some(a), Some(b)) = (minutes(&q.start), minutes(&q.end)) else {
-                    return Err(ApiError::unprocessable(
+                    return Err(Error::unprocessable(
                         "invalid_quiet_hours",
                         "quiet hours are `HH:MM` from 00:00 to 23:59",
                     ));
@@ -152,7 +153,7 @@ impl SettingsChange {
         }
         if let Some(h) = self.digest_hour {
             if h > 23 {
-                return Err(ApiError::unprocessable(
+                return Err(Error::unprocessable(
                     "invalid_digest_hour",
                     "digest_hour is 0 to 23",
                 ));
@@ -172,11 +173,11 @@ impl SettingsChange {
 pub async fn get_settings(
     state: web::Data<AppState>,
     user: AuthUser,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let u = state
-        .db(move |conn| users::by_id(conn, user.id).map_err(ApiError::from))
+        .db(move |conn| users::by_id(conn, user.id).map_err(Error::from))
         .await?
-        .ok_or_else(|| ApiError::unauthorized("the account no longer exists"))?;
+        .ok_or_else(|| Error::unauthorized("the account no longer exists"))?;
     Ok(HttpResponse::Ok().json(NotificationSettings::of(&u.mail_settings())))
 }
 
@@ -191,13 +192,13 @@ pub async fn put_settings(
     state: web::Data<AppState>,
     user: AuthUser,
     body: Json<SettingsChange>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<HttpResponse, Error> {
     let change = body.into_inner();
     let saved = state
         .db(move |conn| {
             crate::store::write_tx(conn, |conn| {
                 let u = users::by_id(conn, user.id)?
-                    .ok_or_else(|| ApiError::unauthorized("the account no longer exists"))?;
+                    .ok_or_else(|| Error::unauthorized("the account no longer exists"))?;
                 let next = change.apply(&u.mail_settings())?;
                 users::set_mail_settings(conn, user.id, &next)?;
                 Ok(next)
@@ -221,7 +222,7 @@ mod tests {
         }
     }
 
-    fn change(json: &str) -> Result<users::MailSettings, ApiError> {
+    fn change(json: &str) -> Result<users::MailSettings, Error> {
         serde_json::from_str::<SettingsChange>(json)
             .unwrap()
             .apply(&current())

@@ -1,8 +1,9 @@
-//! RFC 9457 problem details. Every failure the API returns goes through
-//! `ApiError`, with a stable machine-readable `code`; actix's own extractor
-//! errors (bad JSON, wrong types, unknown fields, bad path or query) are
-//! mapped here too. Server errors get a generic body; the detail is logged.
+//! RFC 9457 problem details. Every failure the API returns is an
+//! `error::Error`, with a stable machine-readable `code`, answered here as
+//! a problem+json response; actix's own extractor errors (bad JSON, wrong
+//! types, unknown fields, bad path or query) are mapped here too.
 
+use crate::error::Error;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::{HttpResponse, ResponseError};
@@ -34,140 +35,20 @@ pub struct Problem {
     pub extra: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
-#[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub code: &'static str,
-    pub title: &'static str,
-    pub detail: String,
-    pub extra: Option<serde_json::Map<String, serde_json::Value>>,
-    pub retry_after: Option<u64>,
-    pub www_authenticate: bool,
-}
-
-impl ApiError {
-    pub fn new(
-        status: StatusCode,
-        code: &'static str,
-        title: &'static str,
-        detail: impl Into<String>,
-    ) -> Self {
-        ApiError {
-            status,
-            code,
-            title,
-            detail: detail.into(),
-            extra: None,
-            retry_after: None,
-            www_authenticate: false,
-        }
-    }
-
-    pub fn with(mut self, key: &str, value: impl Serialize) -> Self {
-        let v = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
-        self.extra
-            .get_or_insert_with(Default::default)
-            .insert(key.to_string(), v);
-        self
-    }
-
-    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, code, "Bad request", detail)
-    }
-
-    pub fn unauthorized(detail: impl Into<String>) -> Self {
-        let mut e = Self::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "Authentication required",
-            detail,
-        );
-        e.www_authenticate = true;
-        e
-    }
-
-    pub fn forbidden(detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::FORBIDDEN, "forbidden", "Not allowed", detail)
-    }
-
-    pub fn not_found(what: &str) -> Self {
-        Self::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            "Not found",
-            format!("no such {what}"),
-        )
-    }
-
-    pub fn conflict(code: &'static str, detail: impl Into<String>) -> Self {
-        Self::new(StatusCode::CONFLICT, code, "Conflict", detail)
-    }
-
-    pub fn unprocessable(code: &'static str, detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            code,
-            "Unprocessable request",
-            detail,
-        )
-    }
-
-    pub fn too_many(retry_after: u64) -> Self {
-        let mut e = Self::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate_limited",
-            "Too many requests",
-            format!("slow down: retry after {retry_after} s"),
-        );
-        e.retry_after = Some(retry_after);
-        e.with("retry_after_seconds", retry_after)
-    }
-
-    /// A server-side failure: the client sees a generic message, the log
-    /// gets the cause.
-    pub fn internal(cause: impl std::fmt::Display) -> Self {
-        tracing::error!(error = %cause, "internal error");
-        Self::server_failure()
-    }
-
-    /// All a client learns of any server-side failure.
-    pub fn server_failure() -> Self {
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
-            "Internal server error",
-            "the server failed; the incident is logged",
-        )
-    }
-
-    pub fn unavailable(detail: impl Into<String>) -> Self {
-        Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "unavailable",
-            "Service unavailable",
-            detail,
-        )
-    }
-
-    pub fn problem(&self) -> Problem {
+impl From<&Error> for Problem {
+    fn from(e: &Error) -> Problem {
         Problem {
-            kind: format!("/problems/{}", self.code),
-            title: self.title.to_string(),
-            status: self.status.as_u16(),
-            detail: self.detail.clone(),
-            code: self.code.to_string(),
-            extra: self.extra.clone(),
+            kind: format!("/problems/{}", e.code),
+            title: e.title.to_string(),
+            status: e.status.as_u16(),
+            detail: e.detail.clone(),
+            code: e.code.to_string(),
+            extra: e.extra.clone(),
         }
     }
 }
 
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.code, self.detail)
-    }
-}
-
-impl ResponseError for ApiError {
+impl ResponseError for Error {
     fn status_code(&self) -> StatusCode {
         self.status
     }
@@ -181,25 +62,13 @@ impl ResponseError for ApiError {
         if self.www_authenticate {
             res.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"hexpost\""));
         }
-        res.body(serde_json::to_string(&self.problem()).unwrap_or_default())
+        res.body(serde_json::to_string(&Problem::from(self)).unwrap_or_default())
     }
 }
 
-impl From<crate::store::StoreError> for ApiError {
-    fn from(e: crate::store::StoreError) -> Self {
-        ApiError::internal(e)
-    }
-}
-
-impl From<diesel::result::Error> for ApiError {
-    fn from(e: diesel::result::Error) -> Self {
-        ApiError::internal(e)
-    }
-}
-
-impl From<actix_web::error::BlockingError> for ApiError {
+impl From<actix_web::error::BlockingError> for Error {
     fn from(e: actix_web::error::BlockingError) -> Self {
-        ApiError::internal(e)
+        Error::internal(e)
     }
 }
 
@@ -212,32 +81,30 @@ pub fn json_error(
 }
 
 /// The problem a JSON body's extractor error becomes.
-pub fn payload_error(err: &actix_web::error::JsonPayloadError) -> ApiError {
+pub fn payload_error(err: &actix_web::error::JsonPayloadError) -> Error {
     use actix_web::error::JsonPayloadError as J;
     match err {
-        J::OverflowKnownLength { length, limit } => ApiError::new(
+        J::OverflowKnownLength { length, limit } => Error::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
             "Payload too large",
             format!("body of {length} bytes exceeds the limit of {limit}"),
         ),
-        J::Overflow { limit } => ApiError::new(
+        J::Overflow { limit } => Error::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "payload_too_large",
             "Payload too large",
             format!("body exceeds the limit of {limit} bytes"),
         ),
-        J::ContentType => ApiError::new(
+        J::ContentType => Error::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "unsupported_media_type",
             "Unsupported media type",
             "send the body as application/json",
         ),
-        J::Deserialize(de) if de.is_data() => {
-            ApiError::unprocessable("invalid_body", de.to_string())
-        }
-        J::Deserialize(de) => ApiError::bad_request("malformed_json", de.to_string()),
-        other => ApiError::bad_request("malformed_json", other.to_string()),
+        J::Deserialize(de) if de.is_data() => Error::unprocessable("invalid_body", de.to_string()),
+        J::Deserialize(de) => Error::bad_request("malformed_json", de.to_string()),
+        other => Error::bad_request("malformed_json", other.to_string()),
     }
 }
 
@@ -245,7 +112,7 @@ pub fn path_error(
     err: actix_web::error::PathError,
     _req: &actix_web::HttpRequest,
 ) -> actix_web::Error {
-    ApiError::new(
+    Error::new(
         StatusCode::NOT_FOUND,
         "invalid_path",
         "Not found",
@@ -258,20 +125,20 @@ pub fn query_error(
     err: actix_web::error::QueryPayloadError,
     _req: &actix_web::HttpRequest,
 ) -> actix_web::Error {
-    ApiError::bad_request("invalid_query", err.to_string()).into()
+    Error::bad_request("invalid_query", err.to_string()).into()
 }
 
 /// Fallback for unknown routes: 405 with `Allow` when the path exists
 /// with other methods (read from the OpenAPI document, so it cannot drift
 /// from the routes), else 404.
-pub async fn no_route(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn no_route(req: actix_web::HttpRequest) -> Result<HttpResponse, Error> {
     let allowed = req
         .app_data::<actix_web::web::Data<utoipa::openapi::OpenApi>>()
         .map(|doc| allowed_methods(doc, req.path()))
         .unwrap_or_default();
     if !allowed.is_empty() {
         let allow = allowed.join(", ");
-        let e = ApiError::new(
+        let e = Error::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "method_not_allowed",
             "Method not allowed",
@@ -288,7 +155,7 @@ pub async fn no_route(req: actix_web::HttpRequest) -> Result<HttpResponse, ApiEr
         );
         return Ok(res);
     }
-    Err(ApiError::new(
+    Err(Error::new(
         StatusCode::NOT_FOUND,
         "not_found",
         "Not found",

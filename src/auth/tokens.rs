@@ -2,7 +2,7 @@
 //! decode, the audience checked, and the header's key id picks the key, so
 //! keys rotate without logging everyone out.
 
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use jsonwebtoken::{
     Algorithm, DecodingKey, EncodingKey, Header, Validation, decode, decode_header, encode,
 };
@@ -21,10 +21,10 @@ pub struct Claims {
 }
 
 impl Claims {
-    pub fn user_id(&self) -> Result<i64, ApiError> {
+    pub fn user_id(&self) -> Result<i64, Error> {
         self.sub
             .parse()
-            .map_err(|_| ApiError::unauthorized("token subject is not a user"))
+            .map_err(|_| Error::unauthorized("token subject is not a user"))
     }
 }
 
@@ -56,7 +56,7 @@ impl TokenKeys {
         self.ttl_secs
     }
 
-    pub fn issue(&self, user_id: i64, is_admin: bool) -> Result<String, ApiError> {
+    pub fn issue(&self, user_id: i64, is_admin: bool) -> Result<String, Error> {
         let (kid, key, _) = &self.keys[0];
         let now = jsonwebtoken::get_current_timestamp();
         let mut header = Header::new(Algorithm::HS256);
@@ -68,14 +68,14 @@ impl TokenKeys {
             exp: now + self.ttl_secs,
             adm: is_admin,
         };
-        encode(&header, &claims, key).map_err(ApiError::internal)
+        encode(&header, &claims, key).map_err(Error::internal)
     }
 
-    pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
+    pub fn verify(&self, token: &str) -> Result<Claims, Error> {
         let header = decode_header(token)
-            .map_err(|e| ApiError::unauthorized(format!("malformed token: {e}")))?;
+            .map_err(|e| Error::unauthorized(format!("malformed token: {e}")))?;
         if header.alg != Algorithm::HS256 {
-            return Err(ApiError::unauthorized(format!(
+            return Err(Error::unauthorized(format!(
                 "token algorithm {:?} is not accepted",
                 header.alg
             )));
@@ -84,13 +84,13 @@ impl TokenKeys {
             Some(kid) => self.keys.iter().find(|(k, _, _)| k == kid),
             None => None,
         }
-        .ok_or_else(|| ApiError::unauthorized("token key id is unknown"))?;
+        .ok_or_else(|| Error::unauthorized("token key id is unknown"))?;
         let mut validation = Validation::new(Algorithm::HS256);
         validation.set_audience(&[&self.audience]);
         validation.set_required_spec_claims(&["exp", "aud", "sub"]);
         validation.leeway = 5;
         decode::<Claims>(token, &key.2, &validation)
             .map(|d| d.claims)
-            .map_err(|e| ApiError::unauthorized(format!("invalid token: {e}")))
+            .map_err(|e| Error::unauthorized(format!("invalid token: {e}")))
     }
 }

@@ -90,7 +90,7 @@ fn json_line(value: &impl serde::Serialize) -> Result<(), String> {
 }
 
 /// A use case's refusal as the CLI reports it: its code and detail.
-fn refused(e: crate::api::problem::ApiError) -> String {
+fn refused(e: crate::error::Error) -> String {
     match &e.extra {
         Some(extra) => format!(
             "{}: {} {}",

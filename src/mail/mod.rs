@@ -1,12 +1,12 @@
-//! E-mail: templates, composing and sending messages, and the worker that
-//! drains the outbox (`store::outbox`). What to send, and to whom, is
-//! decided in the use cases' transactions (`service::notify`).
+//! E-mail: templates, describing events, and composing and sending
+//! messages. What to send, and to whom, is decided in the use cases'
+//! transactions (`service::notify`); the task that drains the outbox
+//! (`store::outbox`) is `mail_worker`.
 
 pub mod describe;
 pub mod schedule;
 pub mod sender;
 pub mod templates;
-pub mod worker;
 
 /// Where mails point to and the host their Message-IDs name.
 #[derive(Clone, Debug)]

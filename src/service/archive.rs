@@ -12,7 +12,7 @@
 
 use super::audit::{self, VerifyReport};
 use super::moves;
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use crate::store::games::{self as db, GameRow, MoveRow, status};
 use crate::store::{DbConnection, now_ms, users, write_tx};
 use serde::{Deserialize, Serialize};
@@ -188,8 +188,8 @@ pub fn export(
     conn: &mut DbConnection,
     admin: Option<i64>,
     game_id: &str,
-) -> Result<GameExport, ApiError> {
-    let game = db::get(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+) -> Result<GameExport, Error> {
+    let game = db::get(conn, game_id)?.ok_or_else(|| Error::not_found("game"))?;
     let seats = db::players(conn, game_id)?;
     let log = moves::all_rows(conn, game_id)?;
     let mut ids: BTreeSet<i64> = seats.iter().map(|&(_, u)| u).collect();
@@ -198,7 +198,7 @@ pub fn export(
     let mut users_out = Vec::new();
     for id in ids {
         let user = users::by_id(conn, id)?
-            .ok_or_else(|| ApiError::internal(format!("user {id} of game {game_id} is missing")))?;
+            .ok_or_else(|| Error::internal(format!("user {id} of game {game_id} is missing")))?;
         users_out.push(ExportedUser {
             id,
             email: user.email,
@@ -258,8 +258,8 @@ impl From<MoveRow> for ExportedMove {
     }
 }
 
-fn invalid(detail: impl Into<String>) -> ApiError {
-    ApiError::unprocessable("invalid_export", detail)
+fn invalid(detail: impl Into<String>) -> Error {
+    Error::unprocessable("invalid_export", detail)
 }
 
 /// Imports a finished game in one transaction, which it commits only if
@@ -268,12 +268,12 @@ pub fn import(
     conn: &mut DbConnection,
     admin: Option<i64>,
     doc: GameExport,
-) -> Result<Imported, ApiError> {
+) -> Result<Imported, Error> {
     let (game, rows) = check_document(doc.game, &doc.log)?;
     let people = check_people(&game, &doc.users, &doc.seats, &rows)?;
     write_tx(conn, |conn| {
         if db::exists(conn, &game.id)? {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "game_exists",
                 format!("a game {} exists already", game.id),
             ));
@@ -286,7 +286,7 @@ pub fn import(
         db::insert_moves(conn, &rows)?;
         let report = audit::verify(&game, &rows);
         if !report.ok {
-            return Err(ApiError::unprocessable(
+            return Err(Error::unprocessable(
                 "verification_failed",
                 "the document does not verify: nothing was imported",
             )
@@ -310,12 +310,9 @@ pub fn import(
 
 /// The game row and log rows the document describes, if it is a finished
 /// game with its seed.
-fn check_document(
-    g: ExportedGame,
-    log: &[ExportedMove],
-) -> Result<(GameRow, Vec<MoveRow>), ApiError> {
+fn check_document(g: ExportedGame, log: &[ExportedMove]) -> Result<(GameRow, Vec<MoveRow>), Error> {
     if g.status != status::FINISHED {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "not_importable",
             format!(
                 "only finished games can be imported; this one is {}",
@@ -406,7 +403,7 @@ fn check_people(
     people: &[ExportedUser],
     seats: &[ExportedSeat],
     rows: &[MoveRow],
-) -> Result<Vec<ExportedUser>, ApiError> {
+) -> Result<Vec<ExportedUser>, Error> {
     let mut out: Vec<ExportedUser> = Vec::new();
     for p in people {
         if p.id < 1 {
@@ -415,7 +412,7 @@ fn check_people(
                 p.id
             )));
         }
-        let email = crate::api::accounts::normalize_email(&p.email)?;
+        let email = super::email::normalize(&p.email)?;
         if out.iter().any(|o| o.id == p.id || o.email == email) {
             return Err(invalid(format!("user {} is listed twice", p.id)));
         }
@@ -457,7 +454,7 @@ fn check_people(
 fn resolve_users(
     conn: &mut DbConnection,
     people: &[ExportedUser],
-) -> Result<(usize, usize), ApiError> {
+) -> Result<(usize, usize), Error> {
     let (mut created, mut reused) = (0, 0);
     for p in people {
         let by_id = users::by_id(conn, p.id)?;
@@ -469,7 +466,7 @@ fn resolve_users(
                 created += 1;
             }
             _ => {
-                return Err(ApiError::conflict(
+                return Err(Error::conflict(
                     "user_conflict",
                     format!(
                         "user {} <{}>: here that id or address belongs to another account; \

@@ -3,7 +3,7 @@
 //! and the mails the change queues.
 
 use super::audit::{self, ServerAction};
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use crate::store::DbConnection;
 use crate::store::change::{self, Change};
 use crate::store::games::{GameRow, IdempotencyRecord, MoveRow};
@@ -32,34 +32,34 @@ impl Entry {
         user: i64,
         action: &impl Serialize,
         jws: Option<String>,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, Error> {
         Ok(Entry {
             actor: format!("seat:{seat}"),
             seat: Some(seat),
             user: Some(user),
-            action: serde_json::to_string(action).map_err(ApiError::internal)?,
+            action: serde_json::to_string(action).map_err(Error::internal)?,
             jws,
         })
     }
 
     /// A decision the server took for `seat` because its time ran out: an
     /// engine action, replayed like the player's own.
-    pub fn timeout(seat: u8, action: &impl Serialize) -> Result<Self, ApiError> {
+    pub fn timeout(seat: u8, action: &impl Serialize) -> Result<Self, Error> {
         Ok(Entry {
             actor: "timeout".into(),
             seat: Some(seat),
             user: None,
-            action: serde_json::to_string(action).map_err(ApiError::internal)?,
+            action: serde_json::to_string(action).map_err(Error::internal)?,
             jws: None,
         })
     }
 
-    pub fn server(seat: Option<u8>, action: &ServerAction) -> Result<Self, ApiError> {
+    pub fn server(seat: Option<u8>, action: &ServerAction) -> Result<Self, Error> {
         Ok(Entry {
             actor: "server".into(),
             seat,
             user: None,
-            action: serde_json::to_string(action).map_err(ApiError::internal)?,
+            action: serde_json::to_string(action).map_err(Error::internal)?,
             jws: None,
         })
     }
@@ -126,7 +126,7 @@ impl NewRows {
         &mut self,
         conn: &mut DbConnection,
         seats: [i64; 2],
-    ) -> Result<Arc<[User; 2]>, ApiError> {
+    ) -> Result<Arc<[User; 2]>, Error> {
         if let Some(people) = &self.people {
             return Ok(people.clone());
         }
@@ -202,13 +202,8 @@ impl NewRows {
     }
 
     /// Adds a row recording `entry`, its events and the state it led to.
-    pub fn push(
-        &mut self,
-        entry: Entry,
-        events: &[Event],
-        state: &GameState,
-    ) -> Result<(), ApiError> {
-        let state_json = serde_json::to_string(state).map_err(ApiError::internal)?;
+    pub fn push(&mut self, entry: Entry, events: &[Event], state: &GameState) -> Result<(), Error> {
+        let state_json = serde_json::to_string(state).map_err(Error::internal)?;
         self.seq += 1;
         let mut row = MoveRow {
             game_id: self.game_id.clone(),
@@ -218,7 +213,7 @@ impl NewRows {
             user_id: entry.user,
             action: entry.action,
             jws: entry.jws,
-            events: serde_json::to_string(events).map_err(ApiError::internal)?,
+            events: serde_json::to_string(events).map_err(Error::internal)?,
             state_hash: audit::sha256_hex(state_json.as_bytes()),
             prev_hash: std::mem::take(&mut self.head),
             hash: String::new(),
@@ -234,7 +229,7 @@ impl NewRows {
     /// Runs every automated step now due, one row each, so the log shows
     /// (and verification checks) the state after every neutral or
     /// fictional action. Returns their events in order.
-    pub fn automated_steps(&mut self, state: &mut GameState) -> Result<Vec<Event>, ApiError> {
+    pub fn automated_steps(&mut self, state: &mut GameState) -> Result<Vec<Event>, Error> {
         let mut all = Vec::new();
         let mut step = Vec::new();
         while let Some(seat) = state.automated_step(&mut step) {
@@ -249,11 +244,11 @@ impl NewRows {
     /// the new move number and chain head (and, in its clocks, the mails
     /// queued), inside the caller's transaction that holds the game row's
     /// lock.
-    pub fn write(self, conn: &mut DbConnection, game: &mut GameRow) -> Result<(), ApiError> {
+    pub fn write(self, conn: &mut DbConnection, game: &mut GameRow) -> Result<(), Error> {
         if !self.write_change(conn, game, None, change::write)? {
             // The lock rules this out; the version check is a second line
             // of defence.
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "concurrent_update",
                 "the game changed meanwhile; retry",
             ));
@@ -269,7 +264,7 @@ impl NewRows {
         conn: &mut DbConnection,
         game: &mut GameRow,
         idempotency: Option<&IdempotencyRecord>,
-    ) -> Result<bool, ApiError> {
+    ) -> Result<bool, Error> {
         self.write_change(conn, game, idempotency, change::write_alone)
     }
 
@@ -279,7 +274,7 @@ impl NewRows {
         game: &mut GameRow,
         idempotency: Option<&IdempotencyRecord>,
         how: fn(&mut DbConnection, Change) -> crate::store::StoreResult<bool>,
-    ) -> Result<bool, ApiError> {
+    ) -> Result<bool, Error> {
         debug_assert_eq!(game.move_number, self.seq);
         let change = Change {
             game,

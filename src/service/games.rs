@@ -8,7 +8,7 @@ use super::deadlines::{ClockView, Clocks};
 use super::notify;
 use super::timeouts;
 use super::{engine_state, game_config};
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use crate::store::DbConnection;
 use crate::store::games::{self as db, GameRow, ListFilter, status, timeout_policy};
 use hexpost_engine::rng::GameRng;
@@ -33,11 +33,11 @@ pub struct CreateGame {
     #[schema(value_type = Option<hexpost_engine::GameOptions>, example = json!({"vp_target": 12, "board": "random"}))]
     pub options: serde_json::Value,
     /// Time per decision, in hours (1 to 720). Default 72.
-    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[serde(default, deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(minimum = 1, maximum = 720)]
     pub time_limit_hours: Option<u32>,
     /// Sit in seat 0 (moves first) or 1; omitted: a roll-off decides.
-    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[serde(default, deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(minimum = 0, maximum = 1)]
     pub creator_seat: Option<u8>,
     /// Invite this address at once.
@@ -49,12 +49,12 @@ pub struct CreateGame {
     /// With `auto`: the automatic decisions the server takes for a player
     /// in a row before their next timeout makes them forfeit (0 to 20).
     /// Default 3.
-    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[serde(default, deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(minimum = 0, maximum = 20)]
     pub max_auto_decisions: Option<u32>,
     /// Days of vacation each player may take in this game, which stop
     /// their clock (0 to 60). Default 7.
-    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[serde(default, deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(minimum = 0, maximum = 60)]
     pub vacation_days: Option<u32>,
 }
@@ -160,13 +160,13 @@ pub struct Seated {
 
 /// Locks the game (inside a write transaction) and finds the seat of
 /// `user`, who must play in it.
-pub fn lock_seated(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<Seated, ApiError> {
+pub fn lock_seated(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<Seated, Error> {
     seated_in(conn, game_id, user, true)
 }
 
 /// `lock_seated` without the lock: for a change that is written only if
 /// the game row is still the version read (a move).
-pub fn read_seated(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<Seated, ApiError> {
+pub fn read_seated(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<Seated, Error> {
     seated_in(conn, game_id, user, false)
 }
 
@@ -175,15 +175,15 @@ fn seated_in(
     game_id: &str,
     user: i64,
     lock: bool,
-) -> Result<Seated, ApiError> {
+) -> Result<Seated, Error> {
     let (game, seats) =
-        db::with_seats(conn, game_id, lock)?.ok_or_else(|| ApiError::not_found("game"))?;
+        db::with_seats(conn, game_id, lock)?.ok_or_else(|| Error::not_found("game"))?;
     let seat = seats
         .iter()
         .position(|u| *u == Some(user))
-        .ok_or_else(|| ApiError::forbidden("you do not play in this game"))?;
+        .ok_or_else(|| Error::forbidden("you do not play in this game"))?;
     let [Some(a), Some(b)] = seats else {
-        return Err(ApiError::internal(format!(
+        return Err(Error::internal(format!(
             "game {game_id} has a seat without a player"
         )));
     };
@@ -195,26 +195,22 @@ fn seated_in(
 }
 
 /// Moves, resignations and vacations need a game in play.
-pub fn require_active(game: &GameRow) -> Result<(), ApiError> {
+pub fn require_active(game: &GameRow) -> Result<(), Error> {
     if game.status == status::ACTIVE {
         Ok(())
     } else {
-        Err(ApiError::conflict(
+        Err(Error::conflict(
             "game_not_active",
             format!("the game is {}", game.status),
         ))
     }
 }
 
-pub fn summary(
-    conn: &mut DbConnection,
-    game: &GameRow,
-    viewer: i64,
-) -> Result<GameSummary, ApiError> {
+pub fn summary(conn: &mut DbConnection, game: &GameRow, viewer: i64) -> Result<GameSummary, Error> {
     Ok(summary_of(game, seated(conn, &game.id)?, viewer))
 }
 
-fn seated(conn: &mut DbConnection, game_id: &str) -> Result<Vec<PlayerInfo>, ApiError> {
+fn seated(conn: &mut DbConnection, game_id: &str) -> Result<Vec<PlayerInfo>, Error> {
     Ok(db::seated(conn, game_id)?
         .into_iter()
         .map(player_info)
@@ -258,32 +254,20 @@ pub fn summary_of(game: &GameRow, players: Vec<PlayerInfo>, viewer: i64) -> Game
     }
 }
 
-pub fn detail(
-    conn: &mut DbConnection,
-    game: &GameRow,
-    viewer: i64,
-) -> Result<GameDetail, ApiError> {
+pub fn detail(conn: &mut DbConnection, game: &GameRow, viewer: i64) -> Result<GameDetail, Error> {
     detail_of(game, seated(conn, &game.id)?, viewer)
 }
 
 /// One game as `user` may see it, if they play in it or created it.
-pub fn detail_for(
-    conn: &mut DbConnection,
-    game_id: &str,
-    user: i64,
-) -> Result<GameDetail, ApiError> {
+pub fn detail_for(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<GameDetail, Error> {
     let (game, players) =
-        db::with_players(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        db::with_players(conn, game_id)?.ok_or_else(|| Error::not_found("game"))?;
     let players = players.into_iter().map(player_info).collect::<Vec<_>>();
     may_read(&game, user, players.iter().map(|p| p.user_id))?;
     detail_of(&game, players, user)
 }
 
-fn detail_of(
-    game: &GameRow,
-    players: Vec<PlayerInfo>,
-    viewer: i64,
-) -> Result<GameDetail, ApiError> {
+fn detail_of(game: &GameRow, players: Vec<PlayerInfo>, viewer: i64) -> Result<GameDetail, Error> {
     let summary = summary_of(game, players, viewer);
     let seat = summary.your_seat.map(Seat);
     let (view, legal_actions) = match &game.state {
@@ -314,9 +298,9 @@ pub fn load_for(
     game_id: &str,
     user: i64,
     admin: bool,
-) -> Result<GameRow, ApiError> {
+) -> Result<GameRow, Error> {
     let (game, seats) =
-        db::with_seats(conn, game_id, false)?.ok_or_else(|| ApiError::not_found("game"))?;
+        db::with_seats(conn, game_id, false)?.ok_or_else(|| Error::not_found("game"))?;
     if !admin {
         may_read(&game, user, seats.into_iter().flatten())?;
     }
@@ -328,21 +312,21 @@ fn may_read(
     game: &GameRow,
     user: i64,
     mut players: impl Iterator<Item = i64>,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     if game.created_by == user || players.any(|u| u == user) {
         Ok(())
     } else {
-        Err(ApiError::forbidden("you do not play in this game"))
+        Err(Error::forbidden("you do not play in this game"))
     }
 }
 
-fn parse_config(req: &CreateGame) -> Result<GameConfig, ApiError> {
+fn parse_config(req: &CreateGame) -> Result<GameConfig, Error> {
     let variant = hexpost_engine::Variant::parse(&req.variant).ok_or_else(|| {
         let ids: Vec<_> = hexpost_engine::Variant::ALL
             .iter()
             .map(|v| v.id())
             .collect();
-        ApiError::unprocessable(
+        Error::unprocessable(
             "unknown_variant",
             format!(
                 "unknown variant `{}`; expected one of {}",
@@ -354,15 +338,15 @@ fn parse_config(req: &CreateGame) -> Result<GameConfig, ApiError> {
     let options = if req.options.is_null() {
         Default::default()
     } else if !req.options.is_object() {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_options",
             "options must be an object",
         ));
     } else {
         let mut options = req.options.clone();
-        crate::api::integral::normalize(&mut options);
+        super::whole_numbers::normalize(&mut options);
         serde_json::from_value(options)
-            .map_err(|e| ApiError::unprocessable("invalid_options", e.to_string()))?
+            .map_err(|e| Error::unprocessable("invalid_options", e.to_string()))?
     };
     // A new game plays by the rules of today for all its life.
     let config = GameConfig {
@@ -371,7 +355,7 @@ fn parse_config(req: &CreateGame) -> Result<GameConfig, ApiError> {
         revision: Some(hexpost_engine::Revision::CURRENT),
     };
     config.resolve().map_err(|e| {
-        ApiError::unprocessable("invalid_options", e.to_string()).with("option", e.option)
+        Error::unprocessable("invalid_options", e.to_string()).with("option", e.option)
     })?;
     Ok(config)
 }
@@ -381,25 +365,25 @@ pub fn create(
     user: i64,
     req: &CreateGame,
     now: Now,
-) -> Result<Created, ApiError> {
+) -> Result<Created, Error> {
     let config = parse_config(req)?;
     let hours = req.time_limit_hours.unwrap_or(DEFAULT_TIME_LIMIT_HOURS);
     if !(1..=720).contains(&hours) {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_time_limit",
             "time_limit_hours must be 1 to 720",
         ));
     }
     let max_auto = req.max_auto_decisions.unwrap_or(DEFAULT_MAX_AUTO_DECISIONS);
     if max_auto > 20 {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_max_auto_decisions",
             "max_auto_decisions must be 0 to 20",
         ));
     }
     let vacation_days = req.vacation_days.unwrap_or(DEFAULT_VACATION_DAYS);
     if vacation_days > 60 {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_vacation_days",
             "vacation_days must be 0 to 60",
         ));
@@ -407,13 +391,13 @@ pub fn create(
     if let Some(s) = req.creator_seat
         && s > 1
     {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_seat",
             "creator_seat must be 0 or 1",
         ));
     }
     let opponent = match &req.opponent_email {
-        Some(e) => Some(crate::api::accounts::normalize_email(e)?),
+        Some(e) => Some(super::email::normalize(e)?),
         None => None,
     };
     let seed: [u8; 32] = rand::rng().random();
@@ -424,7 +408,7 @@ pub fn create(
         chain_head: audit::genesis(&id, &seed_hash),
         id,
         variant: config.variant.id().to_string(),
-        config: serde_json::to_string(&config).map_err(ApiError::internal)?,
+        config: serde_json::to_string(&config).map_err(Error::internal)?,
         status: status::OPEN.into(),
         created_by: user,
         seed: hex::encode(seed),
@@ -469,12 +453,12 @@ fn invite_in_tx(
     user: i64,
     email: &str,
     at: i64,
-) -> Result<String, ApiError> {
+) -> Result<String, Error> {
     if game.created_by != user {
-        return Err(ApiError::forbidden("only the game's creator invites"));
+        return Err(Error::forbidden("only the game's creator invites"));
     }
     if game.status != status::OPEN {
-        return Err(ApiError::conflict(
+        return Err(Error::conflict(
             "game_not_open",
             "the game is no longer waiting for an opponent",
         ));
@@ -498,19 +482,19 @@ pub fn invite(
     game_id: &str,
     email: &str,
     now: Now,
-) -> Result<String, ApiError> {
-    let email = crate::api::accounts::normalize_email(email)?;
+) -> Result<String, Error> {
+    let email = super::email::normalize(email)?;
     crate::store::write_tx(conn, |conn| {
-        let game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        let game = db::lock(conn, game_id)?.ok_or_else(|| Error::not_found("game"))?;
         invite_in_tx(conn, &game, user, &email, now.at)
     })
 }
 
-fn pending_invitation(conn: &mut DbConnection, token: &str) -> Result<db::Invitation, ApiError> {
+fn pending_invitation(conn: &mut DbConnection, token: &str) -> Result<db::Invitation, Error> {
     let inv = db::invitation_by_token_hash(conn, &audit::sha256_hex(token.trim().as_bytes()))?
-        .ok_or_else(|| ApiError::not_found("invitation"))?;
+        .ok_or_else(|| Error::not_found("invitation"))?;
     if inv.status != "pending" {
-        return Err(ApiError::conflict(
+        return Err(Error::conflict(
             "invitation_used",
             format!("the invitation was already {}", inv.status),
         ));
@@ -519,9 +503,9 @@ fn pending_invitation(conn: &mut DbConnection, token: &str) -> Result<db::Invita
 }
 
 /// What an invitation is for, before accepting (no account needed).
-pub fn invitation_info(conn: &mut DbConnection, token: &str) -> Result<GameSummary, ApiError> {
+pub fn invitation_info(conn: &mut DbConnection, token: &str) -> Result<GameSummary, Error> {
     let inv = pending_invitation(conn, token)?;
-    let game = db::get(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+    let game = db::get(conn, &inv.game_id)?.ok_or_else(|| Error::not_found("game"))?;
     summary(conn, &game, 0)
 }
 
@@ -532,24 +516,24 @@ pub fn accept(
     user: i64,
     token: &str,
     now: Now,
-) -> Result<GameDetail, ApiError> {
+) -> Result<GameDetail, Error> {
     crate::store::write_tx(conn, |conn| {
         let inv = pending_invitation(conn, token)?;
-        let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| Error::not_found("game"))?;
         if game.status != status::OPEN {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "game_not_open",
                 "the game is no longer waiting for an opponent",
             ));
         }
         if game.created_by == user {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "own_game",
                 "you cannot accept an invitation to your own game",
             ));
         }
         db::set_invitation_status(conn, &inv.id, "accepted")?;
-        let seed = audit::decode_seed(&game.seed).ok_or_else(|| ApiError::internal("bad seed"))?;
+        let seed = audit::decode_seed(&game.seed).ok_or_else(|| Error::internal("bad seed"))?;
         let (seats, rolls) = audit::roll_off(
             &seed,
             game.created_by,
@@ -559,7 +543,7 @@ pub fn accept(
         db::set_seats(conn, &game.id, &[(0, seats[0]), (1, seats[1])])?;
         let config = game_config(&game)?;
         let (mut state, events) = GameState::opening(&config, GameRng::from_seed_bytes(seed))
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+            .map_err(|e| Error::internal(e.to_string()))?;
         let action = ServerAction::Start {
             seats,
             roll_off: rolls,
@@ -577,10 +561,10 @@ pub fn accept(
     })
 }
 
-pub fn decline(conn: &mut DbConnection, token: &str, now: Now) -> Result<(), ApiError> {
+pub fn decline(conn: &mut DbConnection, token: &str, now: Now) -> Result<(), Error> {
     crate::store::write_tx(conn, |conn| {
         let inv = pending_invitation(conn, token)?;
-        let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| Error::not_found("game"))?;
         db::set_invitation_status(conn, &inv.id, "declined")?;
         if game.status == status::OPEN {
             game.status = status::DECLINED.into();
@@ -597,14 +581,14 @@ pub fn cancel(
     user: i64,
     game_id: &str,
     now: Now,
-) -> Result<GameSummary, ApiError> {
+) -> Result<GameSummary, Error> {
     crate::store::write_tx(conn, |conn| {
-        let mut game = db::lock(conn, game_id)?.ok_or_else(|| ApiError::not_found("game"))?;
+        let mut game = db::lock(conn, game_id)?.ok_or_else(|| Error::not_found("game"))?;
         if game.created_by != user {
-            return Err(ApiError::forbidden("only the game's creator cancels it"));
+            return Err(Error::forbidden("only the game's creator cancels it"));
         }
         if game.status != status::OPEN {
-            return Err(ApiError::conflict(
+            return Err(Error::conflict(
                 "game_not_open",
                 "only a game that has not started can be cancelled",
             ));
@@ -621,7 +605,7 @@ pub fn resign(
     user: i64,
     game_id: &str,
     now: Now,
-) -> Result<GameDetail, ApiError> {
+) -> Result<GameDetail, Error> {
     crate::store::write_tx(conn, |conn| {
         let Seated {
             mut game,
@@ -647,7 +631,7 @@ pub fn list(
     filter: ListFilter,
     page: i64,
     per_page: i64,
-) -> Result<Vec<GameSummary>, ApiError> {
+) -> Result<Vec<GameSummary>, Error> {
     let offset = page.saturating_sub(1).saturating_mul(per_page);
     let rows = db::list_for_user(conn, user, filter, offset, per_page)?;
     rows.iter().map(|g| summary(conn, g, user)).collect()

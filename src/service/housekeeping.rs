@@ -2,7 +2,7 @@
 //! and clearing invitations nobody answered.
 
 use super::games::{self as svc, GameSummary};
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use crate::store::games::{self as db, status};
 use crate::store::{DbConnection, write_tx};
 use serde::Serialize;
@@ -18,11 +18,11 @@ pub fn create_user(
     name: &str,
     password_hash: &str,
     is_admin: bool,
-) -> Result<crate::store::users::User, ApiError> {
+) -> Result<crate::store::users::User, Error> {
     write_tx(conn, |conn| {
         let user = crate::store::users::insert(conn, email, name, password_hash, is_admin)?
             .ok_or_else(|| {
-                ApiError::conflict("email_taken", format!("{email} is already registered"))
+                Error::conflict("email_taken", format!("{email} is already registered"))
             })?;
         db::admin_log(
             conn,
@@ -50,7 +50,7 @@ pub fn list_games(
     statuses: &[&str],
     page: i64,
     per_page: i64,
-) -> Result<Vec<GameSummary>, ApiError> {
+) -> Result<Vec<GameSummary>, Error> {
     let statuses = if statuses.is_empty() {
         &ALL_STATUSES[..]
     } else {
@@ -83,9 +83,9 @@ pub fn purge_invitations(
     admin: Option<i64>,
     older_than_days: i64,
     now: i64,
-) -> Result<Purged, ApiError> {
+) -> Result<Purged, Error> {
     if !(1..=36_500).contains(&older_than_days) {
-        return Err(ApiError::unprocessable(
+        return Err(Error::unprocessable(
             "invalid_age",
             "older_than_days must be 1 to 36500",
         ));

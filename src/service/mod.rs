@@ -5,14 +5,16 @@ pub mod archive;
 pub mod audit;
 pub mod chain;
 pub mod deadlines;
+pub mod email;
 pub mod game_cache;
 pub mod games;
 pub mod housekeeping;
 pub mod moves;
 pub mod notify;
 pub mod timeouts;
+pub mod whole_numbers;
 
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use crate::store::games::GameRow;
 use hexpost_engine::{GameConfig, GameState};
 
@@ -43,16 +45,15 @@ impl Now {
 }
 
 /// Loads the engine state of an active or finished game.
-pub fn engine_state(game: &GameRow) -> Result<GameState, ApiError> {
+pub fn engine_state(game: &GameRow) -> Result<GameState, Error> {
     let text = game
         .state
         .as_deref()
-        .ok_or_else(|| ApiError::conflict("game_not_started", "the game has not started yet"))?;
-    serde_json::from_str(text)
-        .map_err(|e| ApiError::internal(format!("game {} state: {e}", game.id)))
+        .ok_or_else(|| Error::conflict("game_not_started", "the game has not started yet"))?;
+    serde_json::from_str(text).map_err(|e| Error::internal(format!("game {} state: {e}", game.id)))
 }
 
-pub fn game_config(game: &GameRow) -> Result<GameConfig, ApiError> {
+pub fn game_config(game: &GameRow) -> Result<GameConfig, Error> {
     serde_json::from_str(&game.config)
-        .map_err(|e| ApiError::internal(format!("game {} config: {e}", game.id)))
+        .map_err(|e| Error::internal(format!("game {} config: {e}", game.id)))
 }

@@ -5,7 +5,7 @@ use super::engine_state;
 use super::game_cache::{CachedGame, GameCache, Used};
 use super::games::{self, Seated, finish_update};
 use super::{Now, notify, timeouts};
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use crate::store::games::{self as db, IdempotencyRecord, MoveRow, status};
 use crate::store::{DbConnection, users};
 use base64::Engine;
@@ -20,7 +20,7 @@ use utoipa::ToSchema;
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     /// The game's current `move_number`; a stale one gets 409.
-    #[serde(default, deserialize_with = "crate::api::integral::opt")]
+    #[serde(default, deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(minimum = 0)]
     pub expected_move_number: Option<i64>,
     /// The engine action, e.g. `{"type": "build_road", "edge": 12}`.
@@ -64,10 +64,10 @@ struct Parsed {
     jws: Option<String>,
 }
 
-fn parse_action(mut value: serde_json::Value) -> Result<Action, ApiError> {
-    crate::api::integral::normalize(&mut value);
+fn parse_action(mut value: serde_json::Value) -> Result<Action, Error> {
+    super::whole_numbers::normalize(&mut value);
     serde_json::from_value(value).map_err(|e| {
-        ApiError::unprocessable("invalid_action", format!("the action is not valid: {e}"))
+        Error::unprocessable("invalid_action", format!("the action is not valid: {e}"))
     })
 }
 
@@ -77,30 +77,30 @@ fn parse_request(
     game_id: &str,
     req: MoveRequest,
     now: Now,
-) -> Result<Parsed, ApiError> {
+) -> Result<Parsed, Error> {
     match (req.jws, req.expected_move_number, req.action) {
         (None, Some(expected), Some(action)) => Ok(Parsed {
             expected,
             action: parse_action(action)?,
             jws: None,
         }),
-        (None, _, _) => Err(ApiError::unprocessable(
+        (None, _, _) => Err(Error::unprocessable(
             "invalid_body",
             "send `expected_move_number` and `action`, or a signed `jws`",
         )),
         (Some(jws), None, None) => {
             let claims = verify_jws(conn, user, &jws)?;
             if claims.game_id != game_id {
-                return Err(ApiError::forbidden("the signed move is for another game"));
+                return Err(Error::forbidden("the signed move is for another game"));
             }
             if claims.iat.saturating_sub(now.at / 1000).unsigned_abs() > JWS_MAX_SKEW_SECS as u64 {
-                return Err(ApiError::unprocessable(
+                return Err(Error::unprocessable(
                     "jws_expired",
                     "the signed move's iat is more than a day off",
                 ));
             }
             if claims.jti.is_empty() {
-                return Err(ApiError::unprocessable(
+                return Err(Error::unprocessable(
                     "invalid_jws",
                     "the jti claim is empty",
                 ));
@@ -111,16 +111,16 @@ fn parse_request(
                 jws: Some(jws),
             })
         }
-        (Some(_), _, _) => Err(ApiError::unprocessable(
+        (Some(_), _, _) => Err(Error::unprocessable(
             "invalid_body",
             "with `jws`, the move number and action travel inside the signature only",
         )),
     }
 }
 
-fn verify_jws(conn: &mut DbConnection, user: i64, jws: &str) -> Result<MoveClaims, ApiError> {
+fn verify_jws(conn: &mut DbConnection, user: i64, jws: &str) -> Result<MoveClaims, Error> {
     use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode, decode_header};
-    let bad = |d: String| ApiError::unauthorized(d).with("reason", "invalid_signature");
+    let bad = |d: String| Error::unauthorized(d).with("reason", "invalid_signature");
     let header = decode_header(jws).map_err(|e| bad(format!("malformed JWS: {e}")))?;
     if header.alg != Algorithm::EdDSA {
         return Err(bad(format!(
@@ -179,7 +179,7 @@ pub fn submit(
     req: MoveRequest,
     idempotency: Option<(String, String)>,
     now: Now,
-) -> Result<(u16, String), ApiError> {
+) -> Result<(u16, String), Error> {
     match cache.get(game_id) {
         None => cache.count(Used::Miss),
         Some(copy) => {
@@ -214,7 +214,7 @@ pub fn submit(
             return Ok(done.keep_in(cache));
         }
     }
-    Err(ApiError::conflict(
+    Err(Error::conflict(
         "concurrent_update",
         "the game kept changing while this move was applied; send it again",
     ))
@@ -247,7 +247,7 @@ fn attempt(
     req: MoveRequest,
     idempotency: Option<&(String, String)>,
     now: Now,
-) -> Result<Option<Done>, ApiError> {
+) -> Result<Option<Done>, Error> {
     let (mut game, seat_users, seat, copied) = match copy {
         Some(copy) => {
             let Some(seat) = copy.seat_users.iter().position(|u| *u == user) else {
@@ -269,7 +269,7 @@ fn attempt(
         && let Some(rec) = db::idempotency_get(conn, user, key)?
     {
         if &rec.request_hash != hash {
-            return Err(ApiError::unprocessable(
+            return Err(Error::unprocessable(
                 "idempotency_key_reused",
                 "this Idempotency-Key was used with a different request",
             ));
@@ -288,7 +288,7 @@ fn attempt(
             return Ok(None);
         }
         let current = games::detail(conn, &game, user)?;
-        return Err(ApiError::conflict(
+        return Err(Error::conflict(
             "stale_move",
             format!(
                 "expected move number {}, the game is at {}",
@@ -306,7 +306,7 @@ fn attempt(
     let mut events = state
         .apply_decision(Seat(seat), &parsed.action)
         .map_err(|e| {
-            ApiError::unprocessable("illegal_move", format!("illegal move: {e}"))
+            Error::unprocessable("illegal_move", format!("illegal move: {e}"))
                 .with("reason", &e)
                 .with("move_number", game.move_number)
         })?;
@@ -333,7 +333,7 @@ fn attempt(
     };
     // Serialized once: the same text is the response and, with an
     // Idempotency-Key, what a retry gets back.
-    let body = serde_json::to_string(&outcome).map_err(ApiError::internal)?;
+    let body = serde_json::to_string(&outcome).map_err(Error::internal)?;
     let record = idempotency.map(|(key, hash)| IdempotencyRecord {
         user_id: user,
         key: key.clone(),
@@ -389,13 +389,13 @@ pub fn log(
     viewer: Option<Option<Seat>>,
     after: i64,
     limit: i64,
-) -> Result<Vec<LogEntry>, ApiError> {
+) -> Result<Vec<LogEntry>, Error> {
     let rows = db::moves(conn, game_id, after, limit)?;
     rows.into_iter().map(|r| entry(r, viewer)).collect()
 }
 
-fn entry(row: MoveRow, viewer: Option<Option<Seat>>) -> Result<LogEntry, ApiError> {
-    let events: Vec<Event> = serde_json::from_str(&row.events).map_err(ApiError::internal)?;
+fn entry(row: MoveRow, viewer: Option<Option<Seat>>) -> Result<LogEntry, Error> {
+    let events: Vec<Event> = serde_json::from_str(&row.events).map_err(Error::internal)?;
     let events = events
         .iter()
         .map(|e| {
@@ -421,7 +421,7 @@ fn entry(row: MoveRow, viewer: Option<Option<Seat>>) -> Result<LogEntry, ApiErro
 }
 
 /// Every row of a game, for verification and export.
-pub fn all_rows(conn: &mut DbConnection, game_id: &str) -> Result<Vec<MoveRow>, ApiError> {
+pub fn all_rows(conn: &mut DbConnection, game_id: &str) -> Result<Vec<MoveRow>, Error> {
     let mut out = Vec::new();
     loop {
         let after = out.last().map(|r: &MoveRow| r.seq).unwrap_or(0);

@@ -6,7 +6,7 @@
 use super::chain::{NewRows, RecentEvents};
 use super::deadlines::{Clocks, TurnMail};
 use super::timeouts;
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use crate::mail::describe::{self, Names};
 use crate::mail::schedule::LocalTime;
 use crate::store::games::{self as db, GameRow, MoveRow, status, timeout_policy};
@@ -56,12 +56,12 @@ fn compose(mail: Mail, at: i64) -> NewMail {
 }
 
 /// Queues `mail` in the caller's transaction.
-fn queue(conn: &mut DbConnection, mail: Mail, at: i64) -> Result<(), ApiError> {
+fn queue(conn: &mut DbConnection, mail: Mail, at: i64) -> Result<(), Error> {
     Ok(outbox::insert(conn, &compose(mail, at))?)
 }
 
-fn user(conn: &mut DbConnection, id: i64) -> Result<users::User, ApiError> {
-    users::by_id(conn, id)?.ok_or_else(|| ApiError::internal(format!("user {id} is missing")))
+fn user(conn: &mut DbConnection, id: i64) -> Result<users::User, Error> {
+    users::by_id(conn, id)?.ok_or_else(|| Error::internal(format!("user {id} is missing")))
 }
 
 /// Whether `u` gets mails about their games (all but `off`).
@@ -81,7 +81,7 @@ pub fn invitation(
     email: &str,
     token: &str,
     at: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let inviter = user(conn, game.created_by)?;
     let context = json!({
         "inviter": inviter.display_name,
@@ -107,7 +107,7 @@ pub fn accepted(
     game: &GameRow,
     acceptor: i64,
     at: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let opponent = user(conn, acceptor)?;
     let context = json!({"opponent": opponent.display_name});
     to_creator(conn, game, kind::ACCEPTED, context, at)
@@ -119,7 +119,7 @@ pub fn declined(
     game: &GameRow,
     email: &str,
     at: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     to_creator(conn, game, kind::DECLINED, json!({"invitee": email}), at)
 }
 
@@ -130,7 +130,7 @@ fn to_creator(
     kind: &'static str,
     mut context: Value,
     at: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let creator = user(conn, game.created_by)?;
     if !wants_game_mail(&creator) {
         return Ok(());
@@ -158,7 +158,7 @@ pub fn after_move(
     seats: &[i64; 2],
     mover: Option<i64>,
     rows: &mut NewRows,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let at = rows.at();
     let over = game.status == status::FINISHED;
     let awaited: Vec<Seat> = state
@@ -252,7 +252,7 @@ pub fn reminder(
     seat: usize,
     clocks: &Clocks,
     at: i64,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Error> {
     let people = users::pair(conn, *seats)?;
     let person = &people[seat];
     let Some(due) = clocks.seats[seat].due_at else {
@@ -294,7 +294,7 @@ pub fn timed_out(
     seat: usize,
     taken: &[Event],
     rows: &mut NewRows,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let at = rows.at();
     let people = users::pair(conn, *seats)?;
     let person = &people[seat];
@@ -336,7 +336,7 @@ pub fn forfeited(
     seats: &[i64; 2],
     seat: usize,
     at: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let people = users::pair(conn, *seats)?;
     let names = names_of(&people);
     let result = format!(
@@ -356,7 +356,7 @@ pub fn schedule_digest(
     conn: &mut DbConnection,
     person: &users::User,
     at: i64,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     outbox::insert_once(conn, &digest_mail(person, at))?;
     Ok(())
 }
@@ -385,7 +385,7 @@ const DIGEST_EVENTS: usize = 15;
 /// A digest's content as of `at`: every game that waits for the person,
 /// each as their "your move" mail would describe it. None when nothing
 /// waits for them (or they turned mails off): the digest is not sent.
-pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, ApiError> {
+pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Error> {
     let Some(person) = users::by_id(conn, user_id)? else {
         return Ok(None);
     };
@@ -451,7 +451,7 @@ fn stored_events_after(
     game_id: &str,
     rows: &mut NewRows,
     seq: i64,
-) -> Result<Vec<Arc<str>>, ApiError> {
+) -> Result<Vec<Arc<str>>, Error> {
     let until = rows.stored_until();
     if let Some(events) = rows.earlier().between(seq, until) {
         return Ok(events);
@@ -483,11 +483,11 @@ fn your_move(
     since: Since,
     names: &Names,
     reader: &users::User,
-) -> Result<Value, ApiError> {
+) -> Result<Value, Error> {
     let me = seat.index();
     let mut lines = Vec::new();
-    let mut describe_row = |row_events: &str| -> Result<(), ApiError> {
-        let events: Vec<Event> = serde_json::from_str(row_events).map_err(ApiError::internal)?;
+    let mut describe_row = |row_events: &str| -> Result<(), Error> {
+        let events: Vec<Event> = serde_json::from_str(row_events).map_err(Error::internal)?;
         lines.extend(
             events
                 .iter()
@@ -506,7 +506,7 @@ fn your_move(
     let own = view
         .you
         .as_ref()
-        .ok_or_else(|| ApiError::internal("a seat's view has its hand"))?;
+        .ok_or_else(|| Error::internal("a seat's view has its hand"))?;
     Ok(json!({
         "player": names.0[me],
         "opponent": names.0[1 - me],
@@ -524,7 +524,7 @@ fn your_move(
 }
 
 /// When the decision awaited from `seat` times out, in `reader`'s time.
-fn deadline(game: &GameRow, seat: usize, reader: &users::User) -> Result<Option<String>, ApiError> {
+fn deadline(game: &GameRow, seat: usize, reader: &users::User) -> Result<Option<String>, Error> {
     let clocks = timeouts::clocks(game)?;
     Ok(clocks.seats[seat]
         .due_at
@@ -594,7 +594,7 @@ pub fn retry_failed(
     conn: &mut DbConnection,
     admin: Option<i64>,
     id: Option<i64>,
-) -> Result<usize, ApiError> {
+) -> Result<usize, Error> {
     crate::store::write_tx(conn, |conn| {
         let n = outbox::retry_failed(conn, id, crate::store::now_ms())?;
         let target = id.map_or_else(|| "all".to_string(), |i| i.to_string());

@@ -14,7 +14,7 @@ use super::chain::{Entry, NewRows};
 use super::deadlines::{Clocks, Due, VacationError};
 use super::games::{self, finish_update};
 use super::{Now, engine_state, notify};
-use crate::api::problem::ApiError;
+use crate::error::Error;
 use crate::store::DbConnection;
 use crate::store::games::{self as db, GameRow, status, timeout_policy};
 use hexpost_engine::{Event, GameState, Redact, Seat};
@@ -37,9 +37,9 @@ pub fn awaited(state: &GameState) -> [bool; 2] {
     out
 }
 
-pub fn clocks(game: &GameRow) -> Result<Clocks, ApiError> {
+pub fn clocks(game: &GameRow) -> Result<Clocks, Error> {
     Clocks::parse(&game.clocks, game.vacation_days)
-        .map_err(|e| ApiError::internal(format!("game {} clocks: {e}", game.id)))
+        .map_err(|e| Error::internal(format!("game {} clocks: {e}", game.id)))
 }
 
 pub(super) fn store(game: &mut GameRow, clocks: &Clocks) {
@@ -60,7 +60,7 @@ pub fn after_decision(
     state: &GameState,
     decided: Option<(usize, i64)>,
     now: Now,
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let mut c = clocks(game)?;
     if let Some((seat, seq)) = decided {
         c.decided_themselves(seat, seq);
@@ -77,7 +77,7 @@ pub fn after_decision(
 }
 
 /// Games whose reminder or deadline time has come, earliest first.
-pub fn due_games(conn: &mut DbConnection, now: i64, limit: i64) -> Result<Vec<String>, ApiError> {
+pub fn due_games(conn: &mut DbConnection, now: i64, limit: i64) -> Result<Vec<String>, Error> {
     Ok(db::wake_due(conn, now, limit)?)
 }
 
@@ -101,7 +101,7 @@ impl std::ops::AddAssign for Swept {
 /// at `now`, in one transaction. Several sweepers may try the same game:
 /// the row lock (skipped on PostgreSQL while another holds it) and the
 /// re-read clocks make sure each deadline is acted on once.
-pub fn sweep_game(conn: &mut DbConnection, game_id: &str, now: Now) -> Result<Swept, ApiError> {
+pub fn sweep_game(conn: &mut DbConnection, game_id: &str, now: Now) -> Result<Swept, Error> {
     crate::store::write_tx(conn, |conn| {
         let Some(mut game) = db::lock_unless_busy(conn, game_id)? else {
             return Ok(Swept::default());
@@ -149,7 +149,7 @@ fn expire(
     seat_users: &[i64; 2],
     seat: usize,
     now: Now,
-) -> Result<Swept, ApiError> {
+) -> Result<Swept, Error> {
     let mut state = engine_state(game)?;
     let mut rows = NewRows::after(game, now.at);
     let out_of_chances = c.seats[seat].auto_in_a_row >= game.max_auto_decisions.max(0) as u32;
@@ -179,7 +179,7 @@ fn expire(
         };
         let events = state
             .apply_decision(Seat(seat as u8), &action)
-            .map_err(|e| ApiError::internal(format!("timeout decision refused: {e}")))?;
+            .map_err(|e| Error::internal(format!("timeout decision refused: {e}")))?;
         rows.push(Entry::timeout(seat as u8, &action)?, &events, &state)?;
         taken.extend(
             events
@@ -219,7 +219,7 @@ fn forfeit(
     mut rows: NewRows,
     seat_users: &[i64; 2],
     seat: usize,
-) -> Result<Swept, ApiError> {
+) -> Result<Swept, Error> {
     let action = ServerAction::Forfeit { seat: seat as u8 };
     rows.push(Entry::server(Some(seat as u8), &action)?, &[], state)?;
     games::end_without_engine_winner(game, &rows, 1 - seat);
@@ -241,7 +241,7 @@ pub fn vacation(
     game_id: &str,
     days: Option<i64>,
     now: Now,
-) -> Result<games::GameDetail, ApiError> {
+) -> Result<games::GameDetail, Error> {
     crate::store::write_tx(conn, |conn| {
         let games::Seated { mut game, seat, .. } = games::lock_seated(conn, game_id, user)?;
         games::require_active(&game)?;
@@ -252,9 +252,9 @@ pub fn vacation(
             None => c.end_vacation(seat, now.at).map(|_| ()),
         }
         .map_err(|e| match e {
-            VacationError::NotOnVacation => ApiError::conflict("not_on_vacation", e.to_string()),
+            VacationError::NotOnVacation => Error::conflict("not_on_vacation", e.to_string()),
             VacationError::TooShort | VacationError::TooLong => {
-                ApiError::unprocessable("invalid_vacation", e.to_string())
+                Error::unprocessable("invalid_vacation", e.to_string())
                     .with("vacation_left_ms", c.seats[seat].vacation_left_ms)
             }
         })?;

@@ -46,6 +46,19 @@ pub enum StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
+/// A use case meets a database failure only as a server-side failure.
+impl From<StoreError> for crate::error::Error {
+    fn from(e: StoreError) -> Self {
+        crate::error::Error::internal(e)
+    }
+}
+
+impl From<diesel::result::Error> for crate::error::Error {
+    fn from(e: diesel::result::Error) -> Self {
+        crate::error::Error::internal(e)
+    }
+}
+
 #[derive(Debug)]
 struct SqlitePragmas;
 

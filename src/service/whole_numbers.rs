@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Deserializer, de::Error};
 
-pub fn opt<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+/// Reads an optional integer field that may be written as a whole float.
+pub fn optional<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
 where
     D: Deserializer<'de>,
     T: TryFrom<i64>,
@@ -29,7 +30,7 @@ where
 mod tests {
     #[derive(serde::Deserialize)]
     struct S {
-        #[serde(default, deserialize_with = "super::opt")]
+        #[serde(default, deserialize_with = "super::optional")]
         n: Option<u8>,
     }
 

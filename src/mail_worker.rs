@@ -3,12 +3,12 @@
 //! backoff), or failed after the last attempt. On shutdown it finishes
 //! the row it is sending and hands the rest of its batch back unsent.
 
-use super::Links;
-use super::sender::{self, Envelope, Mailer};
-use super::templates::Templates;
 use crate::background::Shutdown;
 use crate::clock::Clock;
 use crate::config::{Config, MailConfig};
+use crate::mail::Links;
+use crate::mail::sender::{self, Envelope, Mailer};
+use crate::mail::templates::Templates;
 use crate::metrics::Metrics;
 use crate::service::notify;
 use crate::store::outbox::{self, MailRow, kind};
