@@ -348,7 +348,7 @@ pub fn document() -> serde_json::Value {
 pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     use utoipa::Modify;
     CommonProblems.modify(&mut doc);
-    crate::examples::Examples.modify(&mut doc);
+    crate::openapi_examples::Examples.modify(&mut doc);
     doc
 }
 

@@ -9,15 +9,15 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod error;
-pub mod examples;
 #[cfg(test)]
 mod layers;
 pub mod mail;
 pub mod mail_worker;
 pub mod metrics;
+pub mod openapi_examples;
 pub mod ratelimit;
 pub mod server;
 pub mod service;
 pub mod store;
 pub mod sweeper;
-pub mod web;
+pub mod web_client;

@@ -160,7 +160,7 @@ pub fn build(
                     .config(utoipa_swagger_ui::Config::from("/api/v1/openapi.json")),
             )
             // The browser client; unknown paths still get the API's 404.
-            .default_service(web::to(crate::web::serve))
+            .default_service(web::to(crate::web_client::serve))
     })
     .worker_max_blocking_threads(blocking_threads)
     .listen(listener)?
