@@ -7,7 +7,7 @@ use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
 use crate::error::Error;
 use crate::service::games::{self as svc, CreateGame, Created, GameDetail, GameSummary};
-use crate::service::moves::{self, LogEntry, MoveOutcome, MoveRequest};
+use crate::service::moves::{self, IdempotencyKey, LogEntry, MoveOutcome, MoveRequest};
 use crate::service::timeouts;
 use crate::store::games::ListFilter;
 use actix_web::http::header;
@@ -260,20 +260,20 @@ pub async fn submit_move(
                         "Idempotency-Key must be 1 to 200 visible characters",
                     )
                 })?;
-            // Keys are sorted in serde_json's maps, so equal JSON hashes equally.
-            let hash = crate::service::audit::sha256_hex(format!("{id}\n{body}").as_bytes());
-            Some((key.to_string(), hash))
+            Some(IdempotencyKey::for_move(key.to_string(), &id, &body))
         }
     };
     let now = state.now();
     let games = state.games.clone();
-    let (status, out) = state
+    let reply = state
         .db(move |conn| moves::submit(conn, &games, user.id, &id, parsed, idem, now))
         .await?;
     Ok(
-        HttpResponse::build(actix_web::http::StatusCode::from_u16(status).unwrap_or_default())
-            .content_type(actix_web::http::header::ContentType::json())
-            .body(out),
+        HttpResponse::build(
+            actix_web::http::StatusCode::from_u16(reply.status).unwrap_or_default(),
+        )
+        .content_type(actix_web::http::header::ContentType::json())
+        .body(reply.body),
     )
 }
 

@@ -51,21 +51,27 @@ pub(super) fn store(game: &mut GameRow, clocks: &Clocks) {
     };
 }
 
-/// Restarts the clocks after a player's own decision (`decided`: the seat
-/// and the log row of its decision) or the start of a game (None), once
-/// `game` holds its new status.
+/// A player's own decision: their seat and the log row that records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub seat: usize,
+    pub seq: i64,
+}
+
+/// Restarts the clocks after a player's own decision or the start of a
+/// game (None), once `game` holds its new status.
 pub fn after_decision(
     game: &mut GameRow,
     was_awaited: [bool; 2],
     state: &GameState,
-    decided: Option<(usize, i64)>,
+    decided: Option<Decision>,
     now: Now,
 ) -> Result<(), Error> {
     let mut c = clocks(game)?;
-    if let Some((seat, seq)) = decided {
+    if let Some(Decision { seat, seq }) = decided {
         c.decided_themselves(seat, seq);
     }
-    let decided = decided.map(|(seat, _)| seat);
+    let decided = decided.map(|d| d.seat);
     let now_awaited = if game.status == status::ACTIVE {
         awaited(state)
     } else {
