@@ -13,10 +13,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("store", &["error", "config"]),
     ("auth", &["error", "config"]),
     ("mail", &["error", "config", "store"]),
-    (
-        "service",
-        &["error", "config", "clock", "store", "mail", "auth"],
-    ),
+    ("service", &["error", "config", "store", "mail", "auth"]),
 ];
 
 /// The top-level modules named through `crate::` in `source`, grouped
