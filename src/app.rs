@@ -310,9 +310,14 @@ pub fn to_document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     let mut v = serde_json::to_value(doc).expect("the document serializes");
     let rules: Vec<serde_json::Value> = hexpost_engine::options::VARIANT_OPTIONS
         .iter()
-        .map(|(option, variant)| {
+        .map(|(option, variants)| {
+            let ids: Vec<&str> = variants.iter().map(|v| v.id()).collect();
+            let owners = match ids.as_slice() {
+                [one] => serde_json::json!({"const": one}),
+                many => serde_json::json!({"enum": many}),
+            };
             serde_json::json!({
-                "if": {"required": ["variant"], "properties": {"variant": {"not": {"const": variant.id()}}}},
+                "if": {"required": ["variant"], "properties": {"variant": {"not": owners}}},
                 "then": {"properties": {"options": {"properties": {*option: {"type": "null"}}}}}
             })
         })

@@ -145,6 +145,7 @@ fn next_action(state: &GameState, choices: &mut GameRng, builder: bool) -> Optio
     }
     let policy = Policy {
         domestic_trade: !builder,
+        ..Policy::default()
     };
     Some((
         seat,
@@ -427,6 +428,14 @@ fn variant_states(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     }
     if let VariantState::Shadow(shadow) = variant(Variant::Shadow)? {
         out.insert("ShadowState", value(shadow));
+    }
+    // Cities & Knights as seat 0 sees it: the opponent's progress cards
+    // and the decks left out.
+    let ck = GameState::new(&GameConfig::new(Variant::CkForTwo), 1)
+        .ok()?
+        .0;
+    if let VariantState::CkForTwo(c) = ck.view(Some(Seat(0))).variant {
+        out.insert("CkState", value(&*c));
     }
 
     // Seat 0 has bid; seat 1's answer, if any, is still sealed.

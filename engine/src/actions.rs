@@ -2,7 +2,10 @@
 //! action list a seat is offered.
 
 use crate::board::{EdgeId, EdgeSet, HexId, NodeId, NodeSet, ResourceSet};
-use crate::cards::{Cards, Resource};
+use crate::cards::{Card, Cards, ProgressCard, Resource, Track};
+use crate::rulesets::ck_for_two::wire::{
+    BankTradeOption, ImprovementOption, KnightMoves, ProgressOption, ProgressPlay,
+};
 use crate::seats::{Seat, SeatList};
 use serde::{Deserialize, Serialize};
 
@@ -115,6 +118,125 @@ pub enum Action {
     },
     /// shadow auction: give up to the higher bid.
     Concede,
+
+    // --- ck_for_two ---
+    /// A city wall under one of your cities.
+    BuildWall {
+        node: NodeId,
+    },
+    /// The next level of `track`, with a Crane (one commodity less) if `crane`.
+    BuyImprovement {
+        track: Track,
+        #[serde(default)]
+        crane: bool,
+    },
+    RecruitKnight {
+        node: NodeId,
+    },
+    ActivateKnight {
+        node: NodeId,
+    },
+    PromoteKnight {
+        node: NodeId,
+    },
+    MoveKnight {
+        from: NodeId,
+        to: NodeId,
+    },
+    /// Move the knight on `from` onto `to`, driving off the weaker knight there.
+    DisplaceKnight {
+        from: NodeId,
+        to: NodeId,
+    },
+    /// The knight on `knight` chases the robber to `hex` and steals from `victim`.
+    ChaseRobber {
+        knight: NodeId,
+        hex: HexId,
+        #[serde(default)]
+        victim: Option<Seat>,
+    },
+    /// Take one of your knights back for trade tokens.
+    RemoveKnight {
+        node: NodeId,
+    },
+    /// Give the bank `give` cards at your ratio for one `receive`.
+    BankTrade {
+        give: Card,
+        receive: Card,
+        #[serde(default)]
+        ratio: Option<u8>,
+    },
+    /// Token action: a forced trade over resource cards only.
+    ForcedTradeResources,
+    PlayProgress {
+        play: ProgressPlay,
+    },
+    /// Discard a progress card (over the limit of 4).
+    DiscardProgress {
+        card: ProgressCard,
+    },
+    /// The city lost to the barbarians.
+    LoseCity {
+        node: NodeId,
+    },
+    /// Draw the top card of a deck (a tied defender).
+    DrawProgress {
+        track: Track,
+    },
+    /// The Aqueduct's resource from the bank, or none.
+    AqueductPick {
+        #[serde(default)]
+        resource: Option<Resource>,
+    },
+    /// The cards owed to the opponent (Wedding, Commercial Harbor).
+    GiveCards {
+        cards: Cards,
+    },
+    /// The knight given up to a Deserter.
+    GiveUpKnight {
+        node: NodeId,
+    },
+    /// Where a displaced knight retreats to.
+    RetreatKnight {
+        node: NodeId,
+    },
+    /// The basic knight owed to a neutral after recruiting one.
+    PlaceNeutralKnight {
+        neutral: Seat,
+        node: NodeId,
+    },
+    /// The neutral knight promoted to strong, owed after a basic knight's promotion.
+    PromoteNeutralKnight {
+        node: NodeId,
+    },
+    /// The Deserter's knight on `node`, or none.
+    PlaceDeserterKnight {
+        #[serde(default)]
+        node: Option<NodeId>,
+    },
+    /// Diplomat: your removed road placed again on `edge`, or kept (null).
+    ReplaceRoad {
+        #[serde(default)]
+        edge: Option<EdgeId>,
+    },
+    /// Spy: take `card` of the opponent's progress cards, or none.
+    SpyTake {
+        #[serde(default)]
+        card: Option<ProgressCard>,
+    },
+    /// Master Merchant: the opponent's cards you take.
+    TakeCards {
+        cards: Cards,
+    },
+    /// Smith: the second knight promoted, or none.
+    SmithPromote {
+        #[serde(default)]
+        node: Option<NodeId>,
+    },
+    /// The city that receives a metropolis.
+    PlaceMetropolis {
+        node: NodeId,
+    },
 }
 
 impl Action {
@@ -152,6 +274,33 @@ impl Action {
             Action::PassBid => "pass_bid",
             Action::RaiseBid { .. } => "raise_bid",
             Action::Concede => "concede",
+            Action::BuildWall { .. } => "build_wall",
+            Action::BuyImprovement { .. } => "buy_improvement",
+            Action::RecruitKnight { .. } => "recruit_knight",
+            Action::ActivateKnight { .. } => "activate_knight",
+            Action::PromoteKnight { .. } => "promote_knight",
+            Action::MoveKnight { .. } => "move_knight",
+            Action::DisplaceKnight { .. } => "displace_knight",
+            Action::ChaseRobber { .. } => "chase_robber",
+            Action::RemoveKnight { .. } => "remove_knight",
+            Action::BankTrade { .. } => "bank_trade",
+            Action::ForcedTradeResources => "forced_trade_resources",
+            Action::PlayProgress { .. } => "play_progress",
+            Action::DiscardProgress { .. } => "discard_progress",
+            Action::LoseCity { .. } => "lose_city",
+            Action::DrawProgress { .. } => "draw_progress",
+            Action::AqueductPick { .. } => "aqueduct_pick",
+            Action::GiveCards { .. } => "give_cards",
+            Action::GiveUpKnight { .. } => "give_up_knight",
+            Action::RetreatKnight { .. } => "retreat_knight",
+            Action::PlaceNeutralKnight { .. } => "place_neutral_knight",
+            Action::PromoteNeutralKnight { .. } => "promote_neutral_knight",
+            Action::PlaceDeserterKnight { .. } => "place_deserter_knight",
+            Action::ReplaceRoad { .. } => "replace_road",
+            Action::SpyTake { .. } => "spy_take",
+            Action::TakeCards { .. } => "take_cards",
+            Action::SmithPromote { .. } => "smith_promote",
+            Action::PlaceMetropolis { .. } => "place_metropolis",
         }
     }
 
@@ -174,6 +323,33 @@ impl Action {
                 | Action::PassBid
                 | Action::RaiseBid { .. }
                 | Action::Concede
+                | Action::BuildWall { .. }
+                | Action::BuyImprovement { .. }
+                | Action::RecruitKnight { .. }
+                | Action::ActivateKnight { .. }
+                | Action::PromoteKnight { .. }
+                | Action::MoveKnight { .. }
+                | Action::DisplaceKnight { .. }
+                | Action::ChaseRobber { .. }
+                | Action::RemoveKnight { .. }
+                | Action::BankTrade { .. }
+                | Action::ForcedTradeResources
+                | Action::PlayProgress { .. }
+                | Action::DiscardProgress { .. }
+                | Action::LoseCity { .. }
+                | Action::DrawProgress { .. }
+                | Action::AqueductPick { .. }
+                | Action::GiveCards { .. }
+                | Action::GiveUpKnight { .. }
+                | Action::RetreatKnight { .. }
+                | Action::PlaceNeutralKnight { .. }
+                | Action::PromoteNeutralKnight { .. }
+                | Action::PlaceDeserterKnight { .. }
+                | Action::ReplaceRoad { .. }
+                | Action::SpyTake { .. }
+                | Action::TakeCards { .. }
+                | Action::SmithPromote { .. }
+                | Action::PlaceMetropolis { .. }
         )
     }
 }
@@ -257,9 +433,12 @@ pub enum LegalAction {
     ForcedTrade {
         cost: u8,
     },
-    /// Give exactly `count` cards of your hand.
+    /// Give exactly `count` cards of your hand (resource cards only when
+    /// `resources_only`).
     ForcedTradeGive {
         count: u8,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        resources_only: bool,
     },
     RobberToDesert {
         cost: u8,
@@ -285,6 +464,102 @@ pub enum LegalAction {
         available: u8,
     },
     Concede,
+
+    // --- ck_for_two ---
+    BuildWall {
+        nodes: NodeSet,
+    },
+    /// Each track whose next level you can buy now, with or without a Crane.
+    BuyImprovement {
+        options: Vec<ImprovementOption>,
+    },
+    RecruitKnight {
+        nodes: NodeSet,
+    },
+    ActivateKnight {
+        nodes: NodeSet,
+    },
+    PromoteKnight {
+        nodes: NodeSet,
+    },
+    MoveKnight {
+        moves: Vec<KnightMoves>,
+    },
+    DisplaceKnight {
+        moves: Vec<KnightMoves>,
+    },
+    /// Any listed knight may chase the robber to any listed target.
+    ChaseRobber {
+        knights: NodeSet,
+        targets: Vec<RobberTarget>,
+    },
+    /// `tokens` per knight: 1 basic, 2 strong, 3 mighty (as far as the supply holds).
+    RemoveKnight {
+        nodes: NodeSet,
+    },
+    /// The bank's composition is hidden, so a card it has run out of is
+    /// refused with `bank_shortage`.
+    BankTrade {
+        options: Vec<BankTradeOption>,
+    },
+    ForcedTradeResources {
+        cost: u8,
+    },
+    /// One entry per progress card you may play now, with its choices.
+    PlayProgress {
+        play: ProgressOption,
+    },
+    /// Discard any progress card of your hand.
+    DiscardProgress,
+    LoseCity {
+        nodes: NodeSet,
+    },
+    DrawProgress {
+        tracks: Vec<Track>,
+    },
+    /// A resource of your choice from the bank (`bank_shortage` if it has
+    /// none of it), or none.
+    AqueductPick,
+    /// Give exactly `count` cards of your hand (commodities only when
+    /// `commodities_only`).
+    GiveCards {
+        count: u8,
+        commodities_only: bool,
+    },
+    GiveUpKnight {
+        nodes: NodeSet,
+    },
+    RetreatKnight {
+        nodes: NodeSet,
+    },
+    PlaceNeutralKnight {
+        neutral: Seat,
+        nodes: NodeSet,
+    },
+    PromoteNeutralKnight {
+        nodes: NodeSet,
+    },
+    /// A node, or none.
+    PlaceDeserterKnight {
+        nodes: NodeSet,
+    },
+    /// An edge, or none (the road stays in your supply).
+    ReplaceRoad {
+        edges: EdgeSet,
+    },
+    /// One card of the progress cards you were shown, or none.
+    SpyTake,
+    /// Exactly `count` cards of the hand you were shown.
+    TakeCards {
+        count: u8,
+    },
+    /// A knight, or none.
+    SmithPromote {
+        nodes: NodeSet,
+    },
+    PlaceMetropolis {
+        nodes: NodeSet,
+    },
 }
 
 impl LegalAction {
@@ -303,6 +578,36 @@ impl LegalAction {
             LegalAction::BuildNeutralSettlement { nodes, .. } => nodes.len(),
             LegalAction::AcceptNeutralTrade { receive, .. } => receive.len(),
             LegalAction::VoteReroll => 2,
+            LegalAction::BuildWall { nodes }
+            | LegalAction::RecruitKnight { nodes }
+            | LegalAction::ActivateKnight { nodes }
+            | LegalAction::PromoteKnight { nodes }
+            | LegalAction::RemoveKnight { nodes }
+            | LegalAction::LoseCity { nodes }
+            | LegalAction::GiveUpKnight { nodes }
+            | LegalAction::RetreatKnight { nodes }
+            | LegalAction::PlaceNeutralKnight { nodes, .. }
+            | LegalAction::PromoteNeutralKnight { nodes }
+            | LegalAction::PlaceMetropolis { nodes } => nodes.len(),
+            LegalAction::PlaceDeserterKnight { nodes } | LegalAction::SmithPromote { nodes } => {
+                nodes.len() + 1
+            }
+            LegalAction::ReplaceRoad { edges } => edges.len() + 1,
+            LegalAction::BuyImprovement { options } => options.len(),
+            LegalAction::MoveKnight { moves } | LegalAction::DisplaceKnight { moves } => {
+                moves.iter().map(|m| m.to.len()).sum()
+            }
+            LegalAction::ChaseRobber { knights, targets } => {
+                knights.len()
+                    * targets
+                        .iter()
+                        .map(|t| t.victims.len().max(1))
+                        .sum::<usize>()
+            }
+            LegalAction::BankTrade { options } => options.iter().map(|o| o.receive.len()).sum(),
+            LegalAction::PlayProgress { play } => play.weight(),
+            LegalAction::DrawProgress { tracks } => tracks.len(),
+            LegalAction::AqueductPick => Resource::ALL.len() + 1,
             _ => 1,
         }
     }

@@ -160,6 +160,13 @@ pub trait Ruleset {
     /// A real player's turn has begun: reset the ruleset's once-per-turn state.
     fn turn_started(&self, _s: &mut GameState, _seat: Seat, _ev: &mut Vec<Event>) {}
 
+    /// How many of `seat`'s settlements stand on a city piece (a city of
+    /// Cities & Knights pillaged when no settlement piece was left), for
+    /// the piece counts.
+    fn city_pieces_as_settlements(&self, _s: &GameState, _seat: Seat) -> u8 {
+        0
+    }
+
     /// Nodes the ruleset's own pieces occupy (no building may go there).
     fn occupied_nodes(&self, _s: &GameState) -> u64 {
         0

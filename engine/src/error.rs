@@ -2,7 +2,7 @@
 //! `code` (the serde tag) and a human sentence (Display).
 
 use crate::board::{EdgeId, HexId, NodeId};
-use crate::cards::{Cards, DevCard, Resource};
+use crate::cards::{Cards, Commodity, DevCard, ProgressCard, Resource, Track};
 use crate::seats::{Seat, SeatList};
 use serde::Serialize;
 
@@ -115,6 +115,27 @@ pub enum ActionError {
     EmptyBid,
     #[error("a raise must bring your bid to at least {needed} cards")]
     BidTooLow { needed: u32 },
+    #[error("the bank has no {commodity} left")]
+    CommodityShortage { commodity: Commodity },
+    #[error("the robber stays on the desert until the barbarians have attacked once")]
+    RobberLocked,
+    #[error("you hold no {card} card")]
+    ProgressCardNotHeld { card: ProgressCard },
+    #[error("{card} cannot be played now: {reason}")]
+    ProgressCardRefused {
+        card: ProgressCard,
+        reason: &'static str,
+    },
+    #[error("you hold {held} progress cards: discard down to 4 before ending your turn")]
+    ProgressLimit { held: u8 },
+    #[error("city wall refused: {reason}")]
+    WallRefused { reason: &'static str },
+    #[error("{track} improvement refused: {reason}")]
+    ImprovementRefused { track: Track, reason: &'static str },
+    #[error("knight action refused: {reason}")]
+    KnightRefused { reason: &'static str },
+    #[error("not one of the choices offered: {reason}")]
+    InvalidChoice { reason: &'static str },
 }
 
 impl ActionError {

@@ -2,9 +2,13 @@
 //! carry hidden information have a redacted form per viewer.
 
 use crate::board::{EdgeId, HexId, NodeId, ResourceSet};
-use crate::cards::{Cards, DevCard, DevCounts, Resource};
+use crate::cards::{
+    Card, Cards, Commodity, DevCard, DevCounts, ProgressCard, ProgressCounts, Resource, Track,
+};
+use crate::dice::EventFace;
 use crate::hidden::Redact;
 use crate::phases::Piece;
+use crate::rulesets::ck_for_two::KnightLevel;
 use crate::seats::{Seat, SeatList};
 use serde::{Deserialize, Serialize};
 
@@ -272,6 +276,245 @@ pub enum Event {
         resource: Resource,
         draws: Vec<(Seat, u8, u8)>,
     },
+
+    // --- ck_for_two ---
+    /// A stolen commodity: known to thief and victim only (whether the
+    /// card was a resource or a commodity is public, as the counts are).
+    StoleCommodity {
+        thief: Seat,
+        victim: Seat,
+        commodity: Option<Commodity>,
+    },
+    /// The bank could not pay everyone owed this commodity, so nobody got it.
+    CommodityWithheld {
+        commodity: Commodity,
+    },
+    /// The event die thrown with the number dice of the `DiceRolled` before it.
+    EventDieRolled {
+        seat: Seat,
+        face: EventFace,
+    },
+    /// The barbarian ship moved one space; at 7 it attacks.
+    BarbariansAdvanced {
+        position: u8,
+    },
+    /// The attack: the barbarians' strength (cities on the board), the
+    /// real players' defence, and each one's contribution.
+    BarbarianAttack {
+        strength: u8,
+        defence: u8,
+        contributions: Vec<(Seat, u8)>,
+    },
+    /// A city lost to the barbarians: a settlement again (`tipped`: the
+    /// city piece stays, for want of a settlement piece); its wall, if it
+    /// had one, returns to the supply.
+    CityPillaged {
+        seat: Seat,
+        node: NodeId,
+        tipped: bool,
+        wall: bool,
+    },
+    /// The Defender of Catan: 1 VP.
+    DefenderOfCatan {
+        seat: Seat,
+    },
+    /// After an attack the ship is back at its start, every knight is
+    /// inactive, and `attacks` attacks have been resolved.
+    BarbariansReturned {
+        attacks: u16,
+    },
+    /// A progress card drawn from `track`'s deck: known to the drawer only.
+    ProgressDrawn {
+        seat: Seat,
+        track: Track,
+        card: Option<ProgressCard>,
+    },
+    /// A victory-point progress card, laid down face up when obtained.
+    VictoryCardLaidDown {
+        seat: Seat,
+        card: ProgressCard,
+    },
+    ProgressPlayed {
+        seat: Seat,
+        card: ProgressCard,
+    },
+    /// A progress card discarded over the limit of 4.
+    ProgressDiscarded {
+        seat: Seat,
+        card: ProgressCard,
+    },
+    AqueductTaken {
+        seat: Seat,
+        resource: Resource,
+    },
+    AqueductDeclined {
+        seat: Seat,
+    },
+    WallBuilt {
+        seat: Seat,
+        node: NodeId,
+        free: bool,
+    },
+    ImprovementBought {
+        seat: Seat,
+        track: Track,
+        level: u8,
+        paid: Cards,
+        crane: bool,
+    },
+    /// `track`'s metropolis on `seat`'s city at `node`, taken from `from`.
+    MetropolisPlaced {
+        seat: Seat,
+        track: Track,
+        node: NodeId,
+        from: Option<Seat>,
+    },
+    KnightPlaced {
+        seat: Seat,
+        node: NodeId,
+        level: KnightLevel,
+        active: bool,
+        free: bool,
+    },
+    KnightActivated {
+        seat: Seat,
+        node: NodeId,
+        free: bool,
+    },
+    KnightPromoted {
+        seat: Seat,
+        node: NodeId,
+        level: KnightLevel,
+        free: bool,
+    },
+    KnightMoved {
+        seat: Seat,
+        from: NodeId,
+        to: NodeId,
+    },
+    /// `seat` drove `owner`'s knight off `node`: with its knight from
+    /// `from`, or with an Intrigue (`from` null).
+    KnightDisplaced {
+        seat: Seat,
+        from: Option<NodeId>,
+        node: NodeId,
+        owner: Seat,
+    },
+    KnightRetreated {
+        seat: Seat,
+        from: NodeId,
+        to: NodeId,
+    },
+    /// A knight back in its owner's supply.
+    KnightRemoved {
+        seat: Seat,
+        node: NodeId,
+        level: KnightLevel,
+        reason: KnightRemoval,
+    },
+    /// `seat`'s knight on `knight` chased the robber (its move follows).
+    RobberChased {
+        seat: Seat,
+        knight: NodeId,
+    },
+    BankTraded {
+        seat: Seat,
+        gave: Cards,
+        received: Card,
+    },
+    /// Cards `seat` gave `to` by a progress card: known to the two only.
+    CardsGiven {
+        seat: Seat,
+        to: Seat,
+        cards: Option<Cards>,
+    },
+    /// Cards `seat` took from `from` by a progress card: known to the two
+    /// only.
+    CardsTaken {
+        seat: Seat,
+        from: Seat,
+        cards: Option<Cards>,
+    },
+    /// `of`'s hand of resources and commodities, shown to `seat` only
+    /// (Master Merchant).
+    HandShown {
+        seat: Seat,
+        of: Seat,
+        cards: Option<Cards>,
+    },
+    /// `of`'s progress cards, shown to `seat` only (Spy).
+    ProgressHandShown {
+        seat: Seat,
+        of: Seat,
+        cards: Option<ProgressCounts>,
+    },
+    /// A progress card `seat` took from `from` (Spy): known to the two only.
+    ProgressTaken {
+        seat: Seat,
+        from: Seat,
+        card: Option<ProgressCard>,
+    },
+    /// Inventor: the number tokens of two hexes swapped.
+    NumberTokensSwapped {
+        seat: Seat,
+        hexes: Vec<HexId>,
+    },
+    MerchantPlaced {
+        seat: Seat,
+        hex: HexId,
+        from: Option<Seat>,
+    },
+    /// Merchant Fleet: `card` trades 2:1 with the bank for the rest of the turn.
+    MerchantFleet {
+        seat: Seat,
+        card: Card,
+    },
+    /// Irrigation, Mining: cards from the bank.
+    Harvested {
+        seat: Seat,
+        resources: Cards,
+    },
+    /// A road taken off the board by `by` (Diplomat), back to `seat`'s supply.
+    RoadRemoved {
+        seat: Seat,
+        edge: EdgeId,
+        by: Seat,
+    },
+}
+
+/// Why a knight went back to its owner's supply.
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "tokens")
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KnightRemoval {
+    /// Removed by its owner for trade tokens.
+    Tokens,
+    /// Given up to a Deserter.
+    Deserter,
+    /// Displaced with no node to retreat to.
+    NoRetreat,
+}
+
+impl Event {
+    /// The theft of `card`: a resource or a commodity.
+    pub fn stole(thief: Seat, victim: Seat, card: Card) -> Event {
+        match card.commodity() {
+            None => Event::Stole {
+                thief,
+                victim,
+                resource: card.resource(),
+            },
+            Some(commodity) => Event::StoleCommodity {
+                thief,
+                victim,
+                commodity: Some(commodity),
+            },
+        }
+    }
 }
 
 #[cfg_attr(
@@ -360,7 +603,8 @@ pub enum TradeEnd {
 
 impl Redact for Event {
     /// Cards moved between two seats are known to those two only, a bought
-    /// development card to its buyer only.
+    /// development card or a drawn progress card to its owner only, a hand
+    /// shown by a progress card to the one who looks.
     fn redacted_for(&self, viewer: Option<Seat>) -> Event {
         let party = |a: &Seat, b: &Seat| viewer == Some(*a) || viewer == Some(*b);
         match self {
@@ -392,6 +636,49 @@ impl Redact for Event {
                 seat: *seat,
                 by: *by,
                 resource: None,
+            },
+            Event::StoleCommodity { thief, victim, .. }
+                if victim.is_real() && !party(thief, victim) =>
+            {
+                Event::StoleCommodity {
+                    thief: *thief,
+                    victim: *victim,
+                    commodity: None,
+                }
+            }
+            Event::ProgressDrawn { seat, track, .. } if viewer != Some(*seat) => {
+                Event::ProgressDrawn {
+                    seat: *seat,
+                    track: *track,
+                    card: None,
+                }
+            }
+            Event::CardsGiven { seat, to, .. } if !party(seat, to) => Event::CardsGiven {
+                seat: *seat,
+                to: *to,
+                cards: None,
+            },
+            Event::CardsTaken { seat, from, .. } if !party(seat, from) => Event::CardsTaken {
+                seat: *seat,
+                from: *from,
+                cards: None,
+            },
+            Event::HandShown { seat, of, .. } if viewer != Some(*seat) => Event::HandShown {
+                seat: *seat,
+                of: *of,
+                cards: None,
+            },
+            Event::ProgressHandShown { seat, of, .. } if viewer != Some(*seat) => {
+                Event::ProgressHandShown {
+                    seat: *seat,
+                    of: *of,
+                    cards: None,
+                }
+            }
+            Event::ProgressTaken { seat, from, .. } if !party(seat, from) => Event::ProgressTaken {
+                seat: *seat,
+                from: *from,
+                card: None,
             },
             other => other.clone(),
         }

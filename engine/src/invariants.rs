@@ -41,6 +41,10 @@ pub fn check_state(s: &GameState) -> Result<(), String> {
                 .count() as u8
         };
         let (settlements, cities) = (count(BuildingKind::Settlement), count(BuildingKind::City));
+        // A settlement standing on a city piece (a tipped city) takes a
+        // city piece, not a settlement piece.
+        let tipped = ruleset.city_pieces_as_settlements(s, seat);
+        let (settlements, cities) = (settlements - tipped, cities + tipped);
         if roads + p.roads_left != crate::state::ROADS_PER_PLAYER {
             return Err(format!(
                 "{seat}: roads on board {roads} + supply {} != 15",
@@ -235,8 +239,49 @@ pub fn check_events_redacted(events: &[Event], viewer: Option<Seat>) -> Result<(
                 by: other,
                 resource: Some(_),
                 ..
+            }
+            | Event::CardsGiven {
+                seat,
+                to: other,
+                cards: Some(_),
+            }
+            | Event::CardsTaken {
+                seat,
+                from: other,
+                cards: Some(_),
+            }
+            | Event::ProgressTaken {
+                seat,
+                from: other,
+                card: Some(_),
             } if viewer != Some(seat) && viewer != Some(other) => {
                 return Err(format!("{viewer:?} sees the cards of {e:?}"));
+            }
+            Event::StoleCommodity {
+                thief,
+                victim,
+                commodity: Some(_),
+            } if victim.is_real() && viewer != Some(thief) && viewer != Some(victim) => {
+                return Err(format!("{viewer:?} sees the stolen card of {e:?}"));
+            }
+            Event::ProgressDrawn {
+                seat,
+                card: Some(_),
+                ..
+            }
+            | Event::HandShown {
+                seat,
+                cards: Some(_),
+                ..
+            } if viewer != Some(seat) => {
+                return Err(format!("{viewer:?} sees the cards of {e:?}"));
+            }
+            Event::ProgressHandShown {
+                seat,
+                cards: Some(_),
+                ..
+            } if viewer != Some(seat) => {
+                return Err(format!("{viewer:?} sees the progress cards of {e:?}"));
             }
             _ => {}
         }

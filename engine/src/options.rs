@@ -22,15 +22,18 @@ pub enum Variant {
     NeutralTrader,
     /// Two fictional players and a shrunken board (§5).
     Shadow,
+    /// Cities & Knights for two: neutral builders and knights (§6).
+    CkForTwo,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 6] = [
         Variant::Standard,
         Variant::Duel,
         Variant::CatanForTwo,
         Variant::NeutralTrader,
         Variant::Shadow,
+        Variant::CkForTwo,
     ];
 
     pub fn id(self) -> &'static str {
@@ -40,6 +43,7 @@ impl Variant {
             Variant::CatanForTwo => "catan_for_two",
             Variant::NeutralTrader => "neutral_trader",
             Variant::Shadow => "shadow",
+            Variant::CkForTwo => "ck_for_two",
         }
     }
 
@@ -141,13 +145,13 @@ impl Revision {
     pub const CURRENT: u32 = 1;
 }
 
-/// Options that belong to one variant; giving one to another variant is
-/// refused (a mistake worth reporting rather than ignoring).
-pub const VARIANT_OPTIONS: [(&str, Variant); 4] = [
-    ("neutral_start", Variant::CatanForTwo),
-    ("edition", Variant::Shadow),
-    ("removal_reroll", Variant::Shadow),
-    ("reroll_six", Variant::Shadow),
+/// Options that belong to some variants only; giving one to another
+/// variant is refused (a mistake worth reporting rather than ignoring).
+pub const VARIANT_OPTIONS: [(&str, &[Variant]); 4] = [
+    ("neutral_start", &[Variant::CatanForTwo, Variant::CkForTwo]),
+    ("edition", &[Variant::Shadow]),
+    ("removal_reroll", &[Variant::Shadow]),
+    ("reroll_six", &[Variant::Shadow]),
 ];
 
 /// Options as the game creator gives them; every field may be left out, and
@@ -177,7 +181,7 @@ pub struct GameOptions {
     /// Players may not trade with each other (the seed's optional rule of
     /// neutral_trader; usable with any variant).
     pub no_player_trade: Option<bool>,
-    /// catan_for_two: `fixed` (default) or `random` neutral start spots.
+    /// catan_for_two, ck_for_two: `fixed` (default) or `random` neutral start spots.
     pub neutral_start: Option<NeutralStart>,
     /// shadow: `1998` or `edited` (default).
     pub edition: Option<Edition>,
@@ -256,7 +260,11 @@ impl GameConfig {
         let duel = self.variant == Variant::Duel;
         let rules = Rules {
             variant: self.variant,
-            vp_target: o.vp_target.unwrap_or(if duel { 15 } else { 10 }),
+            vp_target: o.vp_target.unwrap_or(match self.variant {
+                Variant::Duel => 15,
+                Variant::CkForTwo => 13,
+                _ => 10,
+            }),
             discard_limit: o.discard_limit.unwrap_or(if duel { 9 } else { 7 }),
             friendly_robber: o.friendly_robber.unwrap_or(duel),
             balanced_dice: o.balanced_dice.unwrap_or(duel),
@@ -278,12 +286,16 @@ impl GameConfig {
             "reroll_six" => o.reroll_six.is_some(),
             _ => false,
         };
-        let own = VARIANT_OPTIONS.map(|(option, variant)| (option, given(option), variant));
-        for (option, given, variant) in own {
-            if given && self.variant != variant {
+        for (option, variants) in VARIANT_OPTIONS {
+            if given(option) && !variants.contains(&self.variant) {
+                let ids: Vec<&str> = variants.iter().map(|v| v.id()).collect();
                 return Err(ConfigError {
                     option,
-                    reason: format!("applies to the {} variant only", variant.id()),
+                    reason: format!(
+                        "applies to the {} variant{} only",
+                        ids.join(" and "),
+                        if ids.len() > 1 { "s" } else { "" }
+                    ),
                 });
             }
         }

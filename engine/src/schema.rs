@@ -2,8 +2,10 @@
 //! their serde impls); everything else derives its schema next to its
 //! definition. Compiled only with the `openapi` feature.
 
-use crate::board::{EdgeSet, NodeSet, ResourceSet};
-use crate::cards::{CardKind, Cards, DevCard, DevCounts, Resource};
+use crate::board::{CardSet, EdgeSet, NodeSet, ResourceSet};
+use crate::cards::{
+    Card, CardKind, Cards, Commodity, DevCard, DevCounts, ProgressCard, ProgressCounts, Resource,
+};
 use crate::options::Edition;
 use crate::seats::{Seat, SeatList};
 use serde_json::{Value, json};
@@ -94,16 +96,33 @@ impl PartialSchema for ResourceSet {
 }
 impl ToSchema for ResourceSet {}
 
+impl PartialSchema for CardSet {
+    fn schema() -> RefOr<Schema> {
+        let set = ArrayBuilder::new()
+            .items(Card::schema())
+            .unique_items(true)
+            .max_items(Some(8));
+        array_example(set, json!(["brick", "paper"])).into()
+    }
+}
+impl ToSchema for CardSet {}
+
 impl PartialSchema for Cards {
     fn schema() -> RefOr<Schema> {
         let mut o = ObjectBuilder::new()
             .schema_type(SchemaType::new(Type::Object))
-            .description(Some("Resource cards by kind; a missing kind counts as 0"))
+            .description(Some(
+                "Resource cards by kind, and in Cities & Knights commodities (paper, cloth, \
+                 coin, listed only when held); a missing kind counts as 0",
+            ))
             .additional_properties(Some(
                 utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
             ));
         for r in Resource::ALL {
             o = o.property(r.to_string(), int(0, 255, "cards"));
+        }
+        for c in Commodity::ALL {
+            o = o.property(c.to_string(), int(0, 255, "cards"));
         }
         object_example(
             o,
@@ -145,6 +164,29 @@ impl PartialSchema for DevCounts {
 impl ToSchema for DevCounts {
     fn name() -> Cow<'static, str> {
         Cow::Borrowed("DevCounts")
+    }
+}
+
+impl PartialSchema for ProgressCounts {
+    fn schema() -> RefOr<Schema> {
+        let mut o = ObjectBuilder::new()
+            .schema_type(SchemaType::new(Type::Object))
+            .description(Some(
+                "Progress cards counted by kind; only the kinds held are listed",
+            ))
+            .additional_properties(Some(
+                utoipa::openapi::schema::AdditionalProperties::FreeForm(false),
+            ));
+        for c in ProgressCard::ALL {
+            o = o.property(c.name(), int(0, 6, "cards"));
+        }
+        object_example(o, json!({"spy": 1, "merchant": 2})).into()
+    }
+}
+
+impl ToSchema for ProgressCounts {
+    fn name() -> Cow<'static, str> {
+        Cow::Borrowed("ProgressCounts")
     }
 }
 

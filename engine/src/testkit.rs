@@ -3,10 +3,11 @@
 //! VP and road lengths recounted), so the invariants hold in any scenario.
 
 use crate::board::{EdgeId, HexId, LayoutKind, NodeId, topology};
-use crate::cards::{Cards, DevCard};
+use crate::cards::{Cards, DevCard, ProgressCard, Track};
 use crate::phases::Phase;
 use crate::rng::GameRng;
 use crate::rulesets::VariantState;
+use crate::rulesets::ck_for_two::{CkState, Knight, KnightLevel, Merchant};
 use crate::seats::Seat;
 use crate::state::{Building, BuildingKind, GameState};
 use crate::{Action, ActionError, Event, GameConfig, Variant};
@@ -272,6 +273,158 @@ impl Scenario {
 
     pub fn token_supply(&self) -> u8 {
         self.state.tokens().map_or(0, |t| t.supply)
+    }
+
+    /// ck_for_two: the ruleset's state.
+    pub fn ck(&self) -> &CkState {
+        match &self.state.variant {
+            VariantState::CkForTwo(c) => c,
+            _ => panic!("not a ck_for_two game"),
+        }
+    }
+
+    pub fn ck_mut(&mut self) -> &mut CkState {
+        match &mut self.state.variant {
+            VariantState::CkForTwo(c) => c,
+            _ => panic!("not a ck_for_two game"),
+        }
+    }
+
+    /// ck_for_two: puts a knight of `seat` on `node` (from its supply).
+    pub fn knight(
+        &mut self,
+        seat: Seat,
+        node: NodeId,
+        level: KnightLevel,
+        active: bool,
+    ) -> &mut Self {
+        assert!(
+            self.state.buildings[node as usize].is_none(),
+            "node {node} built on"
+        );
+        let c = self.ck_mut();
+        assert!(c.knight_at(node).is_none(), "a knight on node {node}");
+        c.put_knight(Knight {
+            node,
+            owner: seat,
+            level,
+            active,
+            activated: false,
+            promoted: false,
+        });
+        self.recount_roads()
+    }
+
+    /// ck_for_two: `seat`'s improvement levels (trade, politics, science).
+    pub fn levels(&mut self, seat: Seat, levels: [u8; 3]) -> &mut Self {
+        self.ck_mut().player_mut(seat).levels = levels;
+        self
+    }
+
+    /// ck_for_two: moves a `card` from its deck into `seat`'s hand.
+    pub fn progress(&mut self, seat: Seat, card: ProgressCard) -> &mut Self {
+        let c = self.ck_mut();
+        let deck = &mut c.decks[card.track().index()];
+        let cards = deck.cards.as_mut().expect("the true state knows its decks");
+        let pos = cards
+            .iter()
+            .position(|&x| x == card)
+            .unwrap_or_else(|| panic!("no {card} left in its deck"));
+        cards.remove(pos);
+        deck.size -= 1;
+        c.hold(seat, card);
+        self
+    }
+
+    /// ck_for_two: puts `card` on top of its deck (the next drawn).
+    pub fn deck_top(&mut self, card: ProgressCard) -> &mut Self {
+        let cards = self.ck_mut().decks[card.track().index()]
+            .cards
+            .as_mut()
+            .expect("the true state knows its decks");
+        let pos = cards
+            .iter()
+            .position(|&x| x == card)
+            .unwrap_or_else(|| panic!("no {card} left in its deck"));
+        let c = cards.remove(pos);
+        cards.push(c);
+        self
+    }
+
+    /// ck_for_two: empties `track`'s deck into `seat`'s hand (its
+    /// victory-point cards laid down), for scenarios that need it empty.
+    pub fn drain_deck(&mut self, track: Track, seat: Seat) -> &mut Self {
+        let c = self.ck_mut();
+        let cards: Vec<ProgressCard> = c.decks[track.index()]
+            .cards
+            .as_mut()
+            .expect("the true state knows its decks")
+            .drain(..)
+            .collect();
+        c.decks[track.index()].size = 0;
+        let mut vp = 0;
+        for card in cards {
+            if card.is_victory_point() {
+                c.player_mut(seat).laid_down[card] += 1;
+                vp += 1;
+            } else {
+                c.hold(seat, card);
+            }
+        }
+        self.state.player_mut(seat).visible_vp += vp;
+        self
+    }
+
+    /// ck_for_two: the barbarian ship's space and the attacks so far.
+    pub fn barbarians(&mut self, position: u8, attacks: u16) -> &mut Self {
+        let c = self.ck_mut();
+        c.barbarians = position;
+        c.attacks = attacks;
+        self
+    }
+
+    /// ck_for_two: a wall under `node`'s city.
+    pub fn wall(&mut self, node: NodeId) -> &mut Self {
+        self.ck_mut().walls.insert(node);
+        self
+    }
+
+    /// ck_for_two: `track`'s metropolis on the city at `node` (2 VP more).
+    pub fn metropolis(&mut self, track: Track, node: NodeId) -> &mut Self {
+        let owner = self.state.building_at(node).expect("a city there").owner;
+        self.ck_mut().metropolises[track.index()] = Some(node);
+        self.state.player_mut(owner).visible_vp += 2;
+        self
+    }
+
+    /// ck_for_two: `seat` controls the merchant on `hex` (1 VP).
+    pub fn merchant(&mut self, seat: Seat, hex: HexId) -> &mut Self {
+        self.ck_mut().merchant = Some(Merchant { owner: seat, hex });
+        self.state.player_mut(seat).visible_vp += 1;
+        self
+    }
+
+    /// Adds visible VP to `seat` as Defender of Catan cards (ck_for_two).
+    pub fn defenders(&mut self, seat: Seat, n: u8) -> &mut Self {
+        let c = self.ck_mut();
+        c.player_mut(seat).defenders += n;
+        c.defenders_left = c.defenders_left.saturating_sub(n);
+        self.state.player_mut(seat).visible_vp += n;
+        self
+    }
+
+    /// Reseeds the game's generator so that its next dice — each a
+    /// `GameRng::die`, the number dice (yellow, red) then the event die of
+    /// every ck_for_two throw — show `faces`, in order.
+    pub fn rig_dice(&mut self, faces: &[u8]) -> &mut Self {
+        for k in 0..50_000_000u64 {
+            let mut rng = GameRng::from_seed(k);
+            if faces.iter().all(|&f| rng.die() == f) {
+                self.state.rng = GameRng::from_seed(k);
+                return self;
+            }
+        }
+        panic!("no seed throws {faces:?}");
     }
 
     /// The state's invariants hold (panics with the broken one).

@@ -27,7 +27,7 @@ const PREFERENCE: [fn(&LegalAction, Cards) -> Option<Action>; 14] = [
         LegalAction::Discard { count } => Some(Action::Discard {
             cards: first_cards(hand, *count),
         }),
-        LegalAction::ForcedTradeGive { count } => Some(Action::ForcedTradeGive {
+        LegalAction::ForcedTradeGive { count, .. } => Some(Action::ForcedTradeGive {
             cards: first_cards(hand, *count),
         }),
         _ => None,

@@ -615,12 +615,16 @@ fn forced_trade_draws_two_then_gives_two_of_the_players_choice() {
         step(&s),
         Some(Step::ForcedTradeGive {
             seat: Seat(0),
-            to: Seat(1)
+            to: Seat(1),
+            resources_only: false
         })
     );
     assert_eq!(
         s.state.legal_actions(Seat(0)),
-        vec![LegalAction::ForcedTradeGive { count: 2 }]
+        vec![LegalAction::ForcedTradeGive {
+            count: 2,
+            resources_only: false
+        }]
     );
     assert!(matches!(
         s.refused(

@@ -2,7 +2,8 @@
 //!
 //! A [`Bundle`] counts cards over any set of kinds (a [`CardKind`]): a hand
 //! of resources and commodities ([`Cards`]), development cards held
-//! ([`DevCounts`]). On the wire a bundle is an object keyed by kind name;
+//! ([`DevCounts`]), the progress cards of Cities & Knights
+//! ([`ProgressCounts`]). On the wire a bundle is an object keyed by kind name;
 //! missing keys mean zero, so clients can send `{"ore": 2}`.
 
 use serde::de::{self, MapAccess, Visitor};
@@ -83,6 +84,11 @@ impl fmt::Display for Resource {
 }
 
 /// Cards that cities of Cities & Knights yield beside resources.
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "cloth")
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Commodity {
@@ -93,9 +99,29 @@ pub enum Commodity {
 
 impl Commodity {
     pub const ALL: [Commodity; 3] = [Commodity::Paper, Commodity::Cloth, Commodity::Coin];
+
+    /// The city improvement track this commodity buys.
+    pub fn track(self) -> Track {
+        match self {
+            Commodity::Paper => Track::Science,
+            Commodity::Cloth => Track::Trade,
+            Commodity::Coin => Track::Politics,
+        }
+    }
+}
+
+impl fmt::Display for Commodity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(Card::from(*self).name())
+    }
 }
 
 /// Any card a hand may hold: a resource or a commodity.
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "paper")
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Card {
@@ -215,6 +241,192 @@ impl CardKind for DevCard {
     }
 }
 
+/// The three city-improvement tracks of Cities & Knights, each with its
+/// commodity, its gate on the event die and its progress deck.
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "science")
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Track {
+    /// Yellow: cloth, the Merchant Guild.
+    Trade,
+    /// Blue: coin, the Fortress.
+    Politics,
+    /// Green: paper, the Aqueduct.
+    Science,
+}
+
+impl Track {
+    pub const ALL: [Track; 3] = [Track::Trade, Track::Politics, Track::Science];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The commodity that buys this track's levels.
+    pub fn commodity(self) -> Commodity {
+        match self {
+            Track::Trade => Commodity::Cloth,
+            Track::Politics => Commodity::Coin,
+            Track::Science => Commodity::Paper,
+        }
+    }
+}
+
+impl fmt::Display for Track {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Track::Trade => "trade",
+            Track::Politics => "politics",
+            Track::Science => "science",
+        })
+    }
+}
+
+/// The progress cards of Cities & Knights: 18 in each track's deck.
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "alchemist")
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProgressCard {
+    // Science (green)
+    Alchemist,
+    Crane,
+    Engineer,
+    Inventor,
+    Irrigation,
+    Medicine,
+    Mining,
+    Printer,
+    RoadBuilding,
+    Smith,
+    // Politics (blue)
+    Bishop,
+    Constitution,
+    Deserter,
+    Diplomat,
+    Intrigue,
+    Saboteur,
+    Spy,
+    Warlord,
+    Wedding,
+    // Trade (yellow)
+    CommercialHarbor,
+    MasterMerchant,
+    Merchant,
+    MerchantFleet,
+    ResourceMonopoly,
+    TradeMonopoly,
+}
+
+impl ProgressCard {
+    pub const ALL: [ProgressCard; 25] = [
+        ProgressCard::Alchemist,
+        ProgressCard::Crane,
+        ProgressCard::Engineer,
+        ProgressCard::Inventor,
+        ProgressCard::Irrigation,
+        ProgressCard::Medicine,
+        ProgressCard::Mining,
+        ProgressCard::Printer,
+        ProgressCard::RoadBuilding,
+        ProgressCard::Smith,
+        ProgressCard::Bishop,
+        ProgressCard::Constitution,
+        ProgressCard::Deserter,
+        ProgressCard::Diplomat,
+        ProgressCard::Intrigue,
+        ProgressCard::Saboteur,
+        ProgressCard::Spy,
+        ProgressCard::Warlord,
+        ProgressCard::Wedding,
+        ProgressCard::CommercialHarbor,
+        ProgressCard::MasterMerchant,
+        ProgressCard::Merchant,
+        ProgressCard::MerchantFleet,
+        ProgressCard::ResourceMonopoly,
+        ProgressCard::TradeMonopoly,
+    ];
+
+    /// The deck the card belongs to.
+    pub fn track(self) -> Track {
+        match self as usize {
+            0..=9 => Track::Science,
+            10..=18 => Track::Politics,
+            _ => Track::Trade,
+        }
+    }
+
+    /// How many copies its deck holds (RULES.md §6.13).
+    pub fn copies(self) -> u8 {
+        use ProgressCard::*;
+        match self {
+            Engineer | Printer | Constitution => 1,
+            Spy => 3,
+            ResourceMonopoly => 4,
+            Merchant => 6,
+            _ => 2,
+        }
+    }
+
+    /// Printer and Constitution: laid down when obtained, never held.
+    pub fn is_victory_point(self) -> bool {
+        matches!(self, ProgressCard::Printer | ProgressCard::Constitution)
+    }
+}
+
+impl CardKind for ProgressCard {
+    const ALL: &'static [ProgressCard] = &ProgressCard::ALL;
+    const NAMES: &'static [&'static str] = &[
+        "alchemist",
+        "crane",
+        "engineer",
+        "inventor",
+        "irrigation",
+        "medicine",
+        "mining",
+        "printer",
+        "road_building",
+        "smith",
+        "bishop",
+        "constitution",
+        "deserter",
+        "diplomat",
+        "intrigue",
+        "saboteur",
+        "spy",
+        "warlord",
+        "wedding",
+        "commercial_harbor",
+        "master_merchant",
+        "merchant",
+        "merchant_fleet",
+        "resource_monopoly",
+        "trade_monopoly",
+    ];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// A hand of progress cards lists only what it holds.
+    fn listed_when_zero(self) -> bool {
+        false
+    }
+}
+
+impl fmt::Display for ProgressCard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The high bit of each byte lane of a packed bundle.
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
@@ -231,6 +443,8 @@ pub type Cards = Bundle<Card, 8>;
 pub type ResourceCounts = Cards;
 /// Development cards held, counted by kind.
 pub type DevCounts = Bundle<DevCard, 5>;
+/// Progress cards, counted by kind.
+pub type ProgressCounts = Bundle<ProgressCard, 25>;
 
 impl<K, const N: usize> Bundle<K, N> {
     pub const ZERO: Self = Bundle {
@@ -487,6 +701,11 @@ pub mod cost {
     pub const SETTLEMENT: Cards = Cards::new(1, 1, 1, 1, 0);
     pub const CITY: Cards = Cards::new(0, 0, 0, 2, 3);
     pub const DEV_CARD: Cards = Cards::new(0, 0, 1, 1, 1);
+    /// Cities & Knights (RULES.md §6.8, §6.9, §6.13).
+    pub const WALL: Cards = Cards::new(2, 0, 0, 0, 0);
+    pub const KNIGHT: Cards = Cards::new(0, 0, 1, 0, 1);
+    pub const ACTIVATION: Cards = Cards::new(0, 0, 0, 1, 0);
+    pub const MEDICINE_CITY: Cards = Cards::new(0, 0, 0, 1, 2);
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The number dice: a pair thrown for production, fair or drawn from a
-//! balanced deck. Rulesets throw further dice (an event die, roll-offs)
-//! with [`GameRng::die`].
+//! balanced deck; and the event die of Cities & Knights, always fair.
+//! Rulesets throw further dice (roll-offs) with [`GameRng::die`].
 
+use super::cards::Track;
 use super::rng::GameRng;
 use serde::{Deserialize, Serialize};
 
@@ -49,4 +50,46 @@ impl Dice {
 
 fn full_deck() -> Vec<u8> {
     (0..36).collect()
+}
+
+/// A face of the event die (RULES.md §6.1): three faces show the
+/// barbarian ship, one each a gate of the three tracks.
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(example = "ship")
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventFace {
+    Ship,
+    /// The yellow gate.
+    Trade,
+    /// The blue gate.
+    Politics,
+    /// The green gate.
+    Science,
+}
+
+impl EventFace {
+    /// Thrown from the game's generator as a fair d6: 1–3 the ship, 4 the
+    /// blue gate, 5 the green, 6 the yellow.
+    pub fn throw(rng: &mut GameRng) -> EventFace {
+        match rng.die() {
+            1..=3 => EventFace::Ship,
+            4 => EventFace::Politics,
+            5 => EventFace::Science,
+            _ => EventFace::Trade,
+        }
+    }
+
+    /// The track whose gate the face shows, if it shows one.
+    pub fn gate(self) -> Option<Track> {
+        match self {
+            EventFace::Ship => None,
+            EventFace::Trade => Some(Track::Trade),
+            EventFace::Politics => Some(Track::Politics),
+            EventFace::Science => Some(Track::Science),
+        }
+    }
 }

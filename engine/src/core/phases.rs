@@ -97,6 +97,8 @@ impl Redact for Phase {
 pub enum Piece {
     Settlement,
     Road,
+    /// A set-up city (Cities & Knights, RULES.md §6.2).
+    City,
 }
 
 /// One placement of the set-up: who decides, whose piece, and whether it is
@@ -124,13 +126,26 @@ impl Setup {
     /// The snake order of RULES.md §1: seat 0, seat 1, seat 1, seat 0, each
     /// a settlement then a road; the second settlement yields.
     pub fn snake() -> Setup {
+        Self::snake_of([Piece::Settlement, Piece::Settlement])
+    }
+
+    /// The snake order with a city in the second round (RULES.md §6.2):
+    /// seat 0, seat 1 a settlement and a road; seat 1, seat 0 a city and a
+    /// road; the city yields.
+    pub fn snake_with_city() -> Setup {
+        Self::snake_of([Piece::Settlement, Piece::City])
+    }
+
+    /// The snake order with `rounds[0]` in the first round and `rounds[1]`
+    /// in the second, which yields.
+    fn snake_of(rounds: [Piece; 2]) -> Setup {
         let mut steps = Vec::new();
         for (seat, yields) in [(0u8, false), (1, false), (1, true), (0, true)] {
             let seat = Seat(seat);
             steps.push(SetupStep {
                 seat,
                 owner: seat,
-                piece: Piece::Settlement,
+                piece: rounds[usize::from(yields)],
                 yields,
             });
             steps.push(SetupStep {

@@ -15,6 +15,8 @@ use crate::state::{Building, BuildingKind, GameState};
 pub enum Built {
     Road(crate::board::EdgeId),
     Settlement(NodeId),
+    /// A city placed in set-up (Cities & Knights).
+    SetupCity(NodeId),
 }
 
 impl GameState {
@@ -147,16 +149,7 @@ impl GameState {
             node,
             free,
         });
-        // A settlement can cut other players' roads through its node.
-        let topo = topology();
-        for &e in &topo.nodes[node as usize].edges {
-            if let Some(other) = self.roads[e as usize]
-                && other != owner
-            {
-                self.refresh_road_length(other);
-            }
-        }
-        self.update_longest_road(ev);
+        self.cut_roads_at(owner, node, ev);
         self.ruleset()
             .after_build(self, owner, Built::Settlement(node), ev);
     }
@@ -215,6 +208,34 @@ impl GameState {
         self.spend(seat, &cost::CITY);
         self.upgrade_to_city(seat, node, ev);
         Ok(())
+    }
+
+    /// Puts a city straight on an empty `node` (a set-up city): a city piece
+    /// from the supply.
+    pub(crate) fn place_city(&mut self, owner: Seat, node: NodeId, ev: &mut Vec<Event>) {
+        self.buildings[node as usize] = Some(Building {
+            owner,
+            kind: BuildingKind::City,
+        });
+        let p = self.player_mut(owner);
+        p.cities_left -= 1;
+        p.visible_vp += 2;
+        ev.push(Event::CityBuilt { seat: owner, node });
+        self.cut_roads_at(owner, node, ev);
+    }
+
+    /// A new building of `owner` on `node` can cut other players' roads
+    /// through it: their lengths and Longest Road are re-evaluated.
+    fn cut_roads_at(&mut self, owner: Seat, node: NodeId, ev: &mut Vec<Event>) {
+        let topo = topology();
+        for &e in &topo.nodes[node as usize].edges {
+            if let Some(other) = self.roads[e as usize]
+                && other != owner
+            {
+                self.refresh_road_length(other);
+            }
+        }
+        self.update_longest_road(ev);
     }
 
     /// Puts a city on `seat`'s settlement at `node` (already validated and

@@ -109,14 +109,14 @@ impl GameState {
         self.seats_of(SeatKind::Neutral)
     }
 
-    fn neutral_settlement_sites(&self, n: Seat) -> NodeSet {
+    pub(crate) fn neutral_settlement_sites(&self, n: Seat) -> NodeSet {
         if self.player(n).settlements_left == 0 {
             return Default::default();
         }
         self.settlement_sites(n, false)
     }
 
-    fn neutral_road_sites(&self, n: Seat) -> EdgeSet {
+    pub(crate) fn neutral_road_sites(&self, n: Seat) -> EdgeSet {
         if self.player(n).roads_left == 0 {
             return Default::default();
         }
@@ -130,7 +130,15 @@ impl GameState {
         let owed = match built {
             Built::Road(_) => Piece::Road,
             Built::Settlement(_) => Piece::Settlement,
+            Built::SetupCity(_) => return,
         };
+        self.owe_neutral(owner, owed, ev);
+    }
+
+    /// `owner` owes a neutral `owed` piece: a settlement falls back to a
+    /// road when no neutral can take one, and nothing is owed when no
+    /// neutral can take a road either.
+    pub(crate) fn owe_neutral(&mut self, owner: Seat, owed: Piece, ev: &mut Vec<Event>) {
         let any_settlement = || {
             self.neutrals()
                 .any(|n| !self.neutral_settlement_sites(n).is_empty())
@@ -165,7 +173,7 @@ impl GameState {
             return Err(ActionError::WrongPhase {
                 action: match built {
                     Built::Road(_) => "build_neutral_road",
-                    Built::Settlement(_) => "build_neutral_settlement",
+                    _ => "build_neutral_settlement",
                 },
                 phase: self.phase().name(),
             });
@@ -193,7 +201,7 @@ impl GameState {
                 self.place_settlement(neutral, node, true, ev);
             }
             (Piece::Road, _) => return Err(ActionError::WrongNeutralPiece { expected: "road" }),
-            (Piece::Settlement, _) => {
+            (Piece::Settlement | Piece::City, _) => {
                 return Err(ActionError::WrongNeutralPiece {
                     expected: "settlement",
                 });
@@ -224,6 +232,7 @@ impl GameState {
                         out.push(LegalAction::BuildNeutralRoad { neutral: n, edges });
                     }
                 }
+                Piece::City => {}
             }
         }
     }

@@ -2,7 +2,7 @@
 //! (RULES.md §1 "Turn").
 
 use crate::board::topology;
-use crate::cards::{Cards, Resource};
+use crate::cards::{Card, CardKind, Cards};
 use crate::contract::Ruleset;
 use crate::error::ActionError;
 use crate::events::Event;
@@ -74,36 +74,42 @@ impl GameState {
         self.pay_out(owed, ev);
     }
 
-    /// Pays what a roll owes. For each resource, if the bank cannot pay
-    /// everyone owed, nobody is paid unless exactly one seat is owed, who
-    /// then gets what is left.
-    pub(crate) fn pay_out(&mut self, mut owed: Owed, ev: &mut Vec<Event>) {
+    /// Pays what a roll owes and returns what each seat got. For each kind
+    /// of card (resource or commodity), if the bank cannot pay everyone
+    /// owed, nobody is paid unless exactly one seat is owed, who then gets
+    /// what is left.
+    pub(crate) fn pay_out(&mut self, mut owed: Owed, ev: &mut Vec<Event>) -> Owed {
         let n = self.players.len();
-        for r in Resource::ALL {
-            let want: u32 = owed.iter().map(|o| o[r] as u32).sum();
-            if want == 0 || want <= self.bank[r] as u32 {
+        for &c in Card::ALL {
+            let want: u32 = owed.iter().map(|o| o[c] as u32).sum();
+            if want == 0 || want <= self.bank[c] as u32 {
                 continue;
             }
-            let mut claimants = (0..n).filter(|&i| owed[i][r] > 0);
+            let mut claimants = (0..n).filter(|&i| owed[i][c] > 0);
             if let (Some(only), None) = (claimants.next(), claimants.next()) {
-                owed[only][r] = self.bank[r];
+                owed[only][c] = self.bank[c];
             } else {
                 for o in owed.iter_mut() {
-                    o[r] = 0;
+                    o[c] = 0;
                 }
-                ev.push(Event::ProductionWithheld { resource: r });
+                ev.push(match (c.resource(), c.commodity()) {
+                    (Some(resource), _) => Event::ProductionWithheld { resource },
+                    (None, Some(commodity)) => Event::CommodityWithheld { commodity },
+                    (None, None) => unreachable!("a card is a resource or a commodity"),
+                });
             }
         }
-        for (i, got) in owed.into_iter().enumerate().take(n) {
+        for (i, got) in owed.iter().enumerate().take(n) {
             if got.is_empty() {
                 continue;
             }
-            self.bank.sub(&got);
-            self.players[i].hand.add(&got);
+            self.bank.sub(got);
+            self.players[i].hand.add(got);
             ev.push(Event::Produced {
                 seat: self.players[i].seat,
-                resources: got,
+                resources: *got,
             });
         }
+        owed
     }
 }

@@ -127,6 +127,14 @@ impl GameState {
         free: bool,
         ev: &mut Vec<Event>,
     ) {
+        self.put_road(owner, edge, free, ev);
+        self.ruleset()
+            .after_build(self, owner, Built::Road(edge), ev);
+    }
+
+    /// Puts a road on the board without telling the ruleset: a road moved
+    /// rather than built (Cities & Knights' Diplomat), which owes nothing.
+    pub(crate) fn put_road(&mut self, owner: Seat, edge: EdgeId, free: bool, ev: &mut Vec<Event>) {
         self.roads[edge as usize] = Some(owner);
         self.player_mut(owner).roads_left -= 1;
         ev.push(Event::RoadBuilt {
@@ -136,8 +144,16 @@ impl GameState {
         });
         self.extend_road_length(owner, edge);
         self.update_longest_road(ev);
-        self.ruleset()
-            .after_build(self, owner, Built::Road(edge), ev);
+    }
+
+    /// Takes the road on `edge` off the board, back to its owner's supply,
+    /// and re-evaluates Longest Road.
+    pub(crate) fn take_road(&mut self, edge: EdgeId, ev: &mut Vec<Event>) -> Option<Seat> {
+        let owner = self.roads[edge as usize].take()?;
+        self.player_mut(owner).roads_left += 1;
+        self.refresh_road_length(owner);
+        self.update_longest_road(ev);
+        Some(owner)
     }
 
     pub(crate) fn build_road(

@@ -154,11 +154,7 @@ impl GameState {
             let card = hand.nth_card(k).expect("k is below the hand size");
             self.player_mut(v).hand[card] -= 1;
             self.player_mut(mover).hand[card] += 1;
-            ev.push(Event::Stole {
-                thief: mover,
-                victim: v,
-                resource: card.resource(),
-            });
+            ev.push(Event::stole(mover, v, card));
         }
         self.ruleset().after_robber_moved(self, mover, hex, ev);
     }

@@ -6,6 +6,7 @@ use crate::cards::Cards;
 use crate::contract::Ruleset;
 use crate::error::ActionError;
 use crate::events::Event;
+use crate::parts::buildings::Built;
 use crate::phases::{Piece, SetupStep};
 use crate::seats::Seat;
 use crate::state::GameState;
@@ -20,6 +21,30 @@ impl GameState {
         let step = self.expect_setup_step(seat, Piece::Settlement, "build_settlement")?;
         self.check_settlement_site(step.owner, node, true)?;
         self.place_settlement(step.owner, node, true, ev);
+        self.finish_setup_building(step, node, ev);
+        Ok(())
+    }
+
+    /// A set-up city: placed like a settlement (the distance rule, no road
+    /// needed), a city piece from the supply.
+    pub(crate) fn setup_city(
+        &mut self,
+        seat: Seat,
+        node: NodeId,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let step = self.expect_setup_step(seat, Piece::City, "build_city")?;
+        self.check_settlement_site(step.owner, node, true)?;
+        self.place_city(step.owner, node, ev);
+        self.ruleset()
+            .after_build(self, step.owner, Built::SetupCity(node), ev);
+        self.finish_setup_building(step, node, ev);
+        Ok(())
+    }
+
+    /// After a set-up building: its starting resources, one per producing
+    /// hex it touches (a city too), and the road that must touch it.
+    fn finish_setup_building(&mut self, step: SetupStep, node: NodeId, ev: &mut Vec<Event>) {
         if step.yields && self.ruleset().receives_resources(self, step.owner) {
             let mut got = Cards::ZERO;
             for &h in &topology().nodes[node as usize].hexes {
@@ -39,7 +64,6 @@ impl GameState {
         }
         self.setup.anchor = Some(node);
         self.advance_setup(ev);
-        Ok(())
     }
 
     pub(crate) fn setup_road(
@@ -69,6 +93,7 @@ impl GameState {
                 phase: match step.piece {
                     Piece::Settlement => "set-up: place a settlement",
                     Piece::Road => "set-up: place a road",
+                    Piece::City => "set-up: place a city",
                 },
             }),
             _ => Err(ActionError::NotYourDecision {
@@ -101,6 +126,9 @@ impl GameState {
             Piece::Road => out.push(LegalAction::BuildRoad {
                 edges: self.road_sites(step.owner, self.setup.anchor),
                 free: true,
+            }),
+            Piece::City => out.push(LegalAction::BuildCity {
+                nodes: self.settlement_sites(step.owner, true),
             }),
         }
     }

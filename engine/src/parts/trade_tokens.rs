@@ -57,6 +57,15 @@ impl Tokens {
     }
 }
 
+/// The cards of `hand` a forced trade draws and gives back.
+fn forced_trade_cards(hand: &Cards, resources_only: bool) -> Cards {
+    if resources_only {
+        hand.resources()
+    } else {
+        *hand
+    }
+}
+
 /// What a settlement on `node` earns: +2 touching the desert, +1 on the
 /// coast, +3 both.
 pub fn settlement_reward(s: &GameState, node: NodeId) -> Option<(u8, TokenReason)> {
@@ -188,20 +197,22 @@ impl GameState {
         Ok(())
     }
 
-    /// Pays `cost`, draws two random cards of the opponent's `drawable`
-    /// ones (fewer if they hold fewer), and awaits the two given back.
+    /// Pays `cost`, draws two random cards of the opponent's drawable ones
+    /// (fewer if they hold fewer), and awaits the two given back. With
+    /// `resources_only` (Cities & Knights) the opponent's commodities are
+    /// set aside: only resource cards are drawn and given back.
     pub(crate) fn forced_trade_draw(
         &mut self,
         seat: Seat,
         cost: u8,
-        drawable: impl Fn(&Cards) -> Cards,
+        resources_only: bool,
         ev: &mut Vec<Event>,
     ) {
         let from = seat.opponent();
         self.pay_tokens(seat, cost, ev);
         let mut drawn = Cards::ZERO;
         for _ in 0..2 {
-            let pool = drawable(&self.player(from).hand);
+            let pool = forced_trade_cards(&self.player(from).hand, resources_only);
             if pool.total() == 0 {
                 break;
             }
@@ -217,22 +228,33 @@ impl GameState {
             from,
             cards: Some(drawn),
         });
-        self.phases
-            .push(Phase::Variant(Step::ForcedTradeGive { seat, to: from }));
+        self.phases.push(Phase::Variant(Step::ForcedTradeGive {
+            seat,
+            to: from,
+            resources_only,
+        }));
     }
 
-    /// The §3 forced trade over all cards.
+    /// A forced trade: over all cards (§3; Cities & Knights at `factor`
+    /// 2), or over resource cards only (Cities & Knights, `factor` 1).
     pub(crate) fn forced_trade(
         &mut self,
         seat: Seat,
+        resources_only: bool,
+        factor: u8,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        let cost = self.check_token_action(seat, "forced_trade", 1)?;
+        let action = if resources_only {
+            "forced_trade_resources"
+        } else {
+            "forced_trade"
+        };
+        let cost = self.check_token_action(seat, action, factor)?;
         Self::check_forced_trade_cards(
-            self.player(seat.opponent()).hand.total(),
-            self.player(seat).hand.total(),
+            forced_trade_cards(&self.player(seat.opponent()).hand, resources_only).total(),
+            forced_trade_cards(&self.player(seat).hand, resources_only).total(),
         )?;
-        self.forced_trade_draw(seat, cost, |hand| *hand, ev);
+        self.forced_trade_draw(seat, cost, resources_only, ev);
         Ok(())
     }
 
@@ -240,12 +262,18 @@ impl GameState {
         &mut self,
         seat: Seat,
         to: Seat,
+        resources_only: bool,
         cards: &Cards,
         ev: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         if cards.total() != 2 {
             return Err(ActionError::InvalidTrade {
                 reason: "a forced trade gives exactly two cards",
+            });
+        }
+        if resources_only && !cards.commodities().is_empty() {
+            return Err(ActionError::InvalidTrade {
+                reason: "a forced trade over resources gives back resource cards only",
             });
         }
         if !self.player(seat).hand.contains(cards) {

@@ -7,7 +7,7 @@ use crate::actions::{Action, LegalAction};
 use crate::cards::{Cards, cost};
 use crate::error::ActionError;
 use crate::events::Event;
-use crate::phases::{Phase, PhaseKind};
+use crate::phases::{Phase, PhaseKind, Piece};
 use crate::seats::Seat;
 use crate::state::{BANK_PER_RESOURCE, GameState};
 
@@ -37,6 +37,12 @@ pub fn apply(
         }),
         (P::Setup, A::BuildSettlement { node }) => s.setup_settlement(seat, *node, ev),
         (P::Setup, A::BuildRoad { edge }) => s.setup_road(seat, *edge, ev),
+        (P::Setup, A::BuildCity { node })
+            if s.current_setup_step()
+                .is_some_and(|st| st.piece == Piece::City) =>
+        {
+            s.setup_city(seat, *node, ev)
+        }
         (P::Discard, A::Discard { cards }) => s.discard(seat, cards, ev),
         (P::MoveRobber, A::MoveRobber { hex, victim }) => s.move_robber(seat, *hex, *victim, ev),
         (P::RoadBuilding, A::BuildRoad { edge }) => s.free_road(seat, *edge, ev),
@@ -142,6 +148,18 @@ fn legal_main(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
 
 /// The roads, settlements and cities `seat` can afford and place.
 pub fn legal_builds(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
+    legal_roads_and_settlements(s, seat, out);
+    let p = s.player(seat);
+    if p.cities_left > 0 && p.hand.contains(&cost::CITY) {
+        let nodes = s.city_sites(seat);
+        if !nodes.is_empty() {
+            out.push(LegalAction::BuildCity { nodes });
+        }
+    }
+}
+
+/// The roads and settlements `seat` can afford and place.
+pub fn legal_roads_and_settlements(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
     let p = s.player(seat);
     if p.roads_left > 0 && p.hand.contains(&cost::ROAD) {
         let edges = s.road_sites(seat, None);
@@ -153,12 +171,6 @@ pub fn legal_builds(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
         let nodes = s.settlement_sites(seat, false);
         if !nodes.is_empty() {
             out.push(LegalAction::BuildSettlement { nodes, free: false });
-        }
-    }
-    if p.cities_left > 0 && p.hand.contains(&cost::CITY) {
-        let nodes = s.city_sites(seat);
-        if !nodes.is_empty() {
-            out.push(LegalAction::BuildCity { nodes });
         }
     }
 }

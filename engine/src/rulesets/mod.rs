@@ -9,12 +9,14 @@
 //! | [`catan_for_two::CatanForTwo`] | `catan_for_two` | §3 |
 //! | [`neutral_trader::NeutralTrader`] | `neutral_trader` | §4 |
 //! | [`shadow::Shadow`] | `shadow` | §5 |
+//! | [`ck_for_two::CkForTwo`] | `ck_for_two` | §6 |
 //!
 //! A ruleset keeps its own data in [`VariantState`] and its pending
 //! decisions as [`Step`]s on the phase stack.
 
 pub mod base;
 pub mod catan_for_two;
+pub mod ck_for_two;
 mod common;
 pub mod neutral_trader;
 pub mod shadow;
@@ -38,9 +40,10 @@ use crate::seats::Seat;
 use crate::state::GameState;
 use serde::{Deserialize, Serialize};
 
-/// A variant's own data, public to every viewer.
+/// A variant's own data, as the viewer may see it.
 // What a seat may see of it is the ruleset's `public_state`, by default
-// its `Redact` form; these rulesets keep nothing hidden in it.
+// its `Redact` form; only ck_for_two keeps secrets in it (the progress
+// cards in hand and the decks).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "variant", rename_all = "snake_case")]
@@ -50,6 +53,7 @@ pub enum VariantState {
     CatanForTwo(crate::parts::trade_tokens::Tokens),
     NeutralTrader(neutral_trader::TraderState),
     Shadow(shadow::ShadowState),
+    CkForTwo(Box<ck_for_two::CkState>),
 }
 
 impl VariantState {
@@ -57,6 +61,7 @@ impl VariantState {
     pub fn tokens(&self) -> Option<&crate::parts::trade_tokens::Tokens> {
         match self {
             VariantState::CatanForTwo(t) => Some(t),
+            VariantState::CkForTwo(c) => Some(&c.tokens),
             _ => None,
         }
     }
@@ -64,15 +69,20 @@ impl VariantState {
     pub fn tokens_mut(&mut self) -> Option<&mut crate::parts::trade_tokens::Tokens> {
         match self {
             VariantState::CatanForTwo(t) => Some(t),
+            VariantState::CkForTwo(c) => Some(&mut c.tokens),
             _ => None,
         }
     }
 }
 
 impl Redact for VariantState {
-    /// These rulesets keep nothing hidden in their own state.
-    fn redacted_for(&self, _viewer: Option<Seat>) -> VariantState {
-        self.clone()
+    /// ck_for_two's progress cards in hand and decks are hidden; the other
+    /// rulesets keep nothing hidden in their own state.
+    fn redacted_for(&self, viewer: Option<Seat>) -> VariantState {
+        match self {
+            VariantState::CkForTwo(c) => VariantState::CkForTwo(Box::new(c.redacted_for(viewer))),
+            other => other.clone(),
+        }
     }
 }
 
@@ -83,6 +93,7 @@ pub enum AnyRuleset {
     CatanForTwo(catan_for_two::CatanForTwo),
     NeutralTrader(neutral_trader::NeutralTrader),
     Shadow(shadow::Shadow),
+    CkForTwo(ck_for_two::CkForTwo),
 }
 
 impl AnyRuleset {
@@ -92,6 +103,7 @@ impl AnyRuleset {
             Variant::CatanForTwo => AnyRuleset::CatanForTwo(catan_for_two::CatanForTwo),
             Variant::NeutralTrader => AnyRuleset::NeutralTrader(neutral_trader::NeutralTrader),
             Variant::Shadow => AnyRuleset::Shadow(shadow::Shadow),
+            Variant::CkForTwo => AnyRuleset::CkForTwo(ck_for_two::CkForTwo),
         }
     }
 }
@@ -104,6 +116,7 @@ macro_rules! each {
             AnyRuleset::CatanForTwo($r) => $call,
             AnyRuleset::NeutralTrader($r) => $call,
             AnyRuleset::Shadow($r) => $call,
+            AnyRuleset::CkForTwo($r) => $call,
         }
     };
 }
@@ -174,6 +187,9 @@ impl Ruleset for AnyRuleset {
     }
     fn turn_started(&self, s: &mut GameState, seat: Seat, ev: &mut Vec<Event>) {
         each!(self, r => r.turn_started(s, seat, ev))
+    }
+    fn city_pieces_as_settlements(&self, s: &GameState, seat: Seat) -> u8 {
+        each!(self, r => r.city_pieces_as_settlements(s, seat))
     }
     fn occupied_nodes(&self, s: &GameState) -> u64 {
         each!(self, r => r.occupied_nodes(s))

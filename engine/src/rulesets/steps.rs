@@ -2,10 +2,11 @@
 //! ruleset; here is only what the rest of the engine reads: who is
 //! awaited, the phase's name, and what a viewer may see of it.
 
-use crate::board::ResourceSet;
-use crate::cards::{Cards, Resource};
+use crate::board::{EdgeId, NodeId, ResourceSet};
+use crate::cards::{Cards, Resource, Track};
 use crate::hidden::Redact;
 use crate::phases::Piece;
+use crate::rulesets::ck_for_two::{Knight, KnightLevel};
 use crate::seats::{Seat, SeatList};
 use serde::{Deserialize, Serialize};
 
@@ -24,10 +25,13 @@ pub enum Step {
         seat: Seat,
         piece: Piece,
     },
-    /// After a forced trade's draw, `seat` gives `to` two cards.
+    /// After a forced trade's draw, `seat` gives `to` two cards (resource
+    /// cards only when `resources_only`, ck_for_two).
     ForcedTradeGive {
         seat: Seat,
         to: Seat,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        resources_only: bool,
     },
 
     // --- neutral_trader ---
@@ -65,6 +69,88 @@ pub enum Step {
         next: Seat,
     },
     Auction(Auction),
+
+    // --- ck_for_two ---
+    /// A roll's number dice, used once the decisions its event die caused
+    /// are answered (never awaited). On the second roll `repeat_of` is the
+    /// first roll's total, which the number dice must not repeat.
+    NumberDice {
+        seat: Seat,
+        total: u8,
+        repeat_of: Option<u8>,
+    },
+    /// The barbarians won: each of `owed` picks the city it loses.
+    CityLosses {
+        owed: Vec<Seat>,
+    },
+    /// Tied defenders draw a progress card each, `seats[0]` first.
+    DefenderDraws {
+        seats: Vec<Seat>,
+    },
+    /// `seat` holds more than 4 progress cards on the opponent's turn.
+    ProgressDiscard {
+        seat: Seat,
+    },
+    /// Each of `owed` may take the Aqueduct's resource.
+    Aqueduct {
+        owed: Vec<Seat>,
+    },
+    /// `seat` owes `to` `count` cards of its choice (Wedding, Commercial
+    /// Harbor).
+    GiveCards {
+        seat: Seat,
+        to: Seat,
+        count: u8,
+        commodities_only: bool,
+    },
+    /// `seat` gives up one of its knights to `to`'s Deserter.
+    GiveUpKnight {
+        seat: Seat,
+        to: Seat,
+    },
+    /// `seat` retreats `knight`, driven off `from`.
+    Retreat {
+        seat: Seat,
+        knight: Knight,
+        from: NodeId,
+    },
+    /// `seat` owes a neutral its basic knight.
+    NeutralKnight {
+        seat: Seat,
+    },
+    /// `seat` owes a neutral knight's promotion to strong.
+    NeutralPromotion {
+        seat: Seat,
+    },
+    /// `seat` may place the Deserter's knight.
+    DeserterKnight {
+        seat: Seat,
+        level: KnightLevel,
+        active: bool,
+    },
+    /// `seat` may place its road removed by the Diplomat again.
+    DiplomatRoad {
+        seat: Seat,
+        removed: EdgeId,
+    },
+    /// Spy: `seat` takes one of the opponent's progress cards, or none.
+    SpyPick {
+        seat: Seat,
+    },
+    /// Master Merchant: `seat` takes `count` of the opponent's cards.
+    MasterMerchantPick {
+        seat: Seat,
+        count: u8,
+    },
+    /// Smith: `seat` may promote a second knight.
+    SmithSecond {
+        seat: Seat,
+    },
+    /// `seat` places `track`'s metropolis on one of its cities.
+    Metropolis {
+        seat: Seat,
+        track: Track,
+    },
 }
 
 /// The shadow auction for the fictional player's offered card.
@@ -112,12 +198,37 @@ impl Auction {
 impl Step {
     pub fn awaiting(&self, out: &mut SeatList) {
         match self {
-            Step::SecondRoll { .. } | Step::FictionalRoll { .. } | Step::FictionalOffer { .. } => {}
+            Step::SecondRoll { .. }
+            | Step::FictionalRoll { .. }
+            | Step::FictionalOffer { .. }
+            | Step::NumberDice { .. } => {}
             Step::NeutralBuild { seat, .. }
             | Step::ForcedTradeGive { seat, .. }
             | Step::NeutralRoad { seat, .. }
             | Step::ChartOffer { seat, .. }
-            | Step::FictionalRobber { seat } => out.push(*seat),
+            | Step::FictionalRobber { seat }
+            | Step::ProgressDiscard { seat }
+            | Step::GiveCards { seat, .. }
+            | Step::GiveUpKnight { seat, .. }
+            | Step::Retreat { seat, .. }
+            | Step::NeutralKnight { seat }
+            | Step::NeutralPromotion { seat }
+            | Step::DeserterKnight { seat, .. }
+            | Step::DiplomatRoad { seat, .. }
+            | Step::SpyPick { seat }
+            | Step::MasterMerchantPick { seat, .. }
+            | Step::SmithSecond { seat }
+            | Step::Metropolis { seat, .. } => out.push(*seat),
+            Step::CityLosses { owed } | Step::Aqueduct { owed } => {
+                for s in owed {
+                    out.push(*s);
+                }
+            }
+            Step::DefenderDraws { seats } => {
+                if let Some(s) = seats.first() {
+                    out.push(*s);
+                }
+            }
             Step::RemovalVote { votes } => {
                 for (i, v) in votes.iter().enumerate() {
                     if v.is_none() {
@@ -150,6 +261,22 @@ impl Step {
             Step::FictionalRobber { .. } => "moving the robber for the fictional seven",
             Step::FictionalOffer { .. } => "fictional player's offer",
             Step::Auction(_) => "bidding for the fictional player's card",
+            Step::NumberDice { .. } => "using the number dice",
+            Step::CityLosses { .. } => "choosing the city lost to the barbarians",
+            Step::DefenderDraws { .. } => "drawing a defender's progress card",
+            Step::ProgressDiscard { .. } => "discarding a progress card over the limit",
+            Step::Aqueduct { .. } => "taking the Aqueduct's resource",
+            Step::GiveCards { .. } => "giving cards for a progress card",
+            Step::GiveUpKnight { .. } => "giving up a knight to the Deserter",
+            Step::Retreat { .. } => "retreating a displaced knight",
+            Step::NeutralKnight { .. } => "placing a neutral knight",
+            Step::NeutralPromotion { .. } => "promoting a neutral knight",
+            Step::DeserterKnight { .. } => "placing the Deserter's knight",
+            Step::DiplomatRoad { .. } => "placing the Diplomat's road again",
+            Step::SpyPick { .. } => "taking a progress card with the Spy",
+            Step::MasterMerchantPick { .. } => "taking cards with the Master Merchant",
+            Step::SmithSecond { .. } => "promoting the Smith's second knight",
+            Step::Metropolis { .. } => "placing a metropolis",
         }
     }
 }

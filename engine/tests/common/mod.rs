@@ -3,6 +3,8 @@
 //! outcomes.
 #![allow(dead_code)]
 
+pub mod ck;
+
 use hexpost_engine::invariants::check_state;
 use hexpost_engine::seats::SeatList;
 use hexpost_engine::testkit::Scenario;

@@ -5,5 +5,5 @@ pub mod sets;
 pub mod topology;
 
 pub use layout::{Board, HarborKind, LayoutKind, Terrain, Tile};
-pub use sets::{EdgeSet, NodeSet, ResourceSet};
+pub use sets::{CardSet, EdgeSet, NodeSet, ResourceSet};
 pub use topology::{EdgeId, HexId, NodeId, topology};

@@ -3,7 +3,7 @@
 //! machine word (no allocation per legal-action list).
 
 use super::topology::{EdgeId, NodeId, bits128};
-use crate::cards::Resource;
+use crate::cards::{Card, CardKind, Resource};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 macro_rules! id_set {
@@ -15,6 +15,14 @@ macro_rules! id_set {
         impl $name {
             pub fn insert(&mut self, id: $id) {
                 self.0 |= 1 << id;
+            }
+
+            pub fn remove(&mut self, id: $id) -> bool {
+                if !self.contains(id) {
+                    return false;
+                }
+                self.0 &= !(1 << id);
+                true
             }
 
             pub fn contains(&self, id: $id) -> bool {
@@ -127,6 +135,67 @@ impl<'de> Deserialize<'de> for ResourceSet {
     }
 }
 
+/// A set of card kinds (resources and commodities), serialized as a list
+/// of names.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct CardSet(pub u8);
+
+impl CardSet {
+    pub const ALL: CardSet = CardSet(0xff);
+    pub const RESOURCES: CardSet = CardSet(0b1_1111);
+
+    pub fn only(c: Card) -> CardSet {
+        CardSet(1 << c.index())
+    }
+
+    pub fn with(self, c: Card) -> CardSet {
+        CardSet(self.0 | (1 << c.index()))
+    }
+
+    pub fn without(self, c: Card) -> CardSet {
+        CardSet(self.0 & !(1 << c.index()))
+    }
+
+    pub fn contains(&self, c: Card) -> bool {
+        self.0 & (1 << c.index()) != 0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
+        Card::ALL.iter().copied().filter(|c| self.contains(*c))
+    }
+
+    pub fn nth(&self, k: usize) -> Option<Card> {
+        self.iter().nth(k)
+    }
+}
+
+impl std::fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for CardSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<Card>::deserialize(d)?;
+        Ok(v.into_iter().fold(CardSet::default(), CardSet::with))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,5 +213,12 @@ mod tests {
             serde_json::to_string(&r).unwrap(),
             r#"["brick","lumber","wool","grain"]"#
         );
+        let c = CardSet::only(Card::Coin).with(Card::Brick);
+        assert_eq!(serde_json::to_string(&c).unwrap(), r#"["brick","coin"]"#);
+        assert_eq!(
+            serde_json::from_str::<CardSet>(r#"["coin","brick"]"#).unwrap(),
+            c
+        );
+        assert_eq!(CardSet::ALL.without(Card::Coin).len(), 7);
     }
 }

@@ -112,7 +112,7 @@ fn apply_own(
             s.build_for_neutral(*neutral, Built::Settlement(*node), ev)
         }
         Action::ForcedTradeGive { cards } => match pending {
-            Some(Some(to)) => s.forced_trade_give(seat, to, cards, ev),
+            Some(Some(to)) => s.forced_trade_give(seat, to, false, cards, ev),
             _ => Err(ActionError::WrongPhase {
                 action: action.name(),
                 phase: s.phase().name(),
@@ -122,7 +122,7 @@ fn apply_own(
             action: action.name(),
             phase: s.phase().name(),
         }),
-        Action::ForcedTrade => s.forced_trade(seat, ev),
+        Action::ForcedTrade => s.forced_trade(seat, false, 1, ev),
         Action::RobberToDesert => s.robber_to_desert(seat, ev),
         Action::DiscardKnight => discard_knight(s, seat, ev),
         _ => return None,
@@ -152,7 +152,10 @@ impl Ruleset for CatanForTwo {
                 s.legal_neutral_builds(piece, out);
             }
             Phase::Variant(Step::ForcedTradeGive { seat: g, .. }) if g == seat => {
-                out.push(LegalAction::ForcedTradeGive { count: 2 });
+                out.push(LegalAction::ForcedTradeGive {
+                    count: 2,
+                    resources_only: false,
+                });
             }
             Phase::BeforeRoll | Phase::Main if seat == s.active => {
                 s.legal_token_actions(seat, out);
