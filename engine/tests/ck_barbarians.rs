@@ -417,14 +417,7 @@ fn after_an_attack_knights_are_inactive_the_ship_is_back_and_the_counter_rises()
 fn an_off_turn_progress_discard_follows_a_tied_defenders_draw() {
     let mut s = game();
     s.knight(S0, 24, BASIC, true).knight(S1, 17, BASIC, true);
-    for c in [
-        ProgressCard::Crane,
-        ProgressCard::Smith,
-        ProgressCard::Mining,
-        ProgressCard::Irrigation,
-    ] {
-        s.progress(S1, c);
-    }
+    four_science_cards(&mut s, S1);
     attack_awaiting(&mut s);
     s.ok(
         S0,

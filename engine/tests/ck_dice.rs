@@ -337,14 +337,7 @@ fn decision_alchemist_sets_roll_ones_number_dice_only_and_its_red_die_decides_dr
 fn an_off_turn_draw_above_four_is_discarded_before_the_number_dice() {
     let mut s = game();
     s.levels(S1, [0, 0, 1]).settlement(S0, 31);
-    for c in [
-        ProgressCard::Crane,
-        ProgressCard::Smith,
-        ProgressCard::Mining,
-        ProgressCard::Irrigation,
-    ] {
-        s.progress(S1, c);
-    }
+    four_science_cards(&mut s, S1);
     let ev = roll_first(&mut s, S0, [4, 1, SCIENCE]);
     assert_eq!(drawn(&ev).len(), 1);
     assert_eq!(step(&s), Some(Step::ProgressDiscard { seat: S1 }));

@@ -95,3 +95,51 @@ pub fn produced(ev: &[Event], seat: Seat) -> ResourceCounts {
 pub fn ready_knight(s: &mut Scenario, seat: Seat, node: u8, level: KnightLevel) {
     s.knight(seat, node, level, true);
 }
+
+/// Plays a progress card for `seat`.
+pub fn play(
+    s: &mut Scenario,
+    seat: Seat,
+    play: hexpost_engine::rulesets::ck_for_two::wire::ProgressPlay,
+) -> Vec<Event> {
+    s.ok(seat, Action::PlayProgress { play })
+}
+
+/// Playing `play` is refused as a card that cannot be played now.
+pub fn refused_card(
+    s: &mut Scenario,
+    seat: Seat,
+    play: hexpost_engine::rulesets::ck_for_two::wire::ProgressPlay,
+) -> hexpost_engine::ActionError {
+    s.refused(seat, Action::PlayProgress { play })
+}
+
+/// The progress-card entries `seat` is offered now, by card.
+pub fn offered(
+    s: &Scenario,
+    seat: Seat,
+) -> Vec<hexpost_engine::rulesets::ck_for_two::wire::ProgressOption> {
+    s.state
+        .legal_actions(seat)
+        .into_iter()
+        .filter_map(|l| match l {
+            hexpost_engine::LegalAction::PlayProgress { play } => Some(play),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `card` is among the cards `seat` is offered to play.
+pub fn offers(s: &Scenario, seat: Seat, card: hexpost_engine::cards::ProgressCard) -> bool {
+    offered(s, seat)
+        .iter()
+        .any(|o| serde_json::to_value(o).unwrap()["card"] == serde_json::to_value(card).unwrap())
+}
+
+/// Gives `seat` four science cards (Crane, Smith, Mining, Irrigation).
+pub fn four_science_cards(s: &mut Scenario, seat: Seat) {
+    use hexpost_engine::cards::ProgressCard as C;
+    for c in [C::Crane, C::Smith, C::Mining, C::Irrigation] {
+        s.progress(seat, c);
+    }
+}
