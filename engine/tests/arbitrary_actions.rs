@@ -3,7 +3,9 @@
 //! from random games. A refused action must leave the state unchanged, an
 //! accepted one must leave it consistent.
 
+use hexpost_engine::cards::{Card, CardKind, Commodity, ProgressCard, Track};
 use hexpost_engine::invariants::{apply_checked, check_state};
+use hexpost_engine::rulesets::ck_for_two::wire::ProgressPlay;
 use hexpost_engine::sim::{Checks, play_game};
 use hexpost_engine::{Action, GameConfig, GameState, Resource, ResourceCounts, Seat, Variant};
 use proptest::prelude::*;
@@ -21,6 +23,7 @@ fn positions() -> &'static Vec<GameState> {
             (Variant::CatanForTwo, 6, &[]),
             (Variant::NeutralTrader, 7, &[]),
             (Variant::Shadow, 8, &[]),
+            (Variant::CkForTwo, 10, &[]),
             (
                 Variant::Shadow,
                 9,
@@ -103,6 +106,102 @@ fn action() -> impl Strategy<Value = Action> {
         Just(Action::PassBid),
         counts().prop_map(|cards| Action::RaiseBid { cards }),
         Just(Action::Concede),
+        ck_action(),
+    ]
+}
+
+fn card() -> impl Strategy<Value = Card> {
+    prop::sample::select(<Card as CardKind>::ALL.to_vec())
+}
+
+fn track() -> impl Strategy<Value = Track> {
+    prop::sample::select(Track::ALL.to_vec())
+}
+
+fn progress_card() -> impl Strategy<Value = ProgressCard> {
+    prop::sample::select(ProgressCard::ALL.to_vec())
+}
+
+/// Cities & Knights' actions, with any ids and cards.
+fn ck_action() -> impl Strategy<Value = Action> {
+    let id = any::<u8>();
+    prop_oneof![
+        id.prop_map(|node| Action::BuildWall { node }),
+        (track(), any::<bool>()).prop_map(|(track, crane)| Action::BuyImprovement { track, crane }),
+        id.prop_map(|node| Action::RecruitKnight { node }),
+        id.prop_map(|node| Action::ActivateKnight { node }),
+        id.prop_map(|node| Action::PromoteKnight { node }),
+        (id, id).prop_map(|(from, to)| Action::MoveKnight { from, to }),
+        (id, id).prop_map(|(from, to)| Action::DisplaceKnight { from, to }),
+        (id, id, prop::option::of(any::<u8>().prop_map(Seat))).prop_map(|(knight, hex, victim)| {
+            Action::ChaseRobber {
+                knight,
+                hex,
+                victim,
+            }
+        }),
+        id.prop_map(|node| Action::RemoveKnight { node }),
+        (card(), card(), prop::option::of(any::<u8>())).prop_map(|(give, receive, ratio)| {
+            Action::BankTrade {
+                give,
+                receive,
+                ratio,
+            }
+        }),
+        Just(Action::ForcedTradeResources),
+        progress_play().prop_map(|play| Action::PlayProgress { play }),
+        progress_card().prop_map(|card| Action::DiscardProgress { card }),
+        id.prop_map(|node| Action::LoseCity { node }),
+        track().prop_map(|track| Action::DrawProgress { track }),
+        prop::option::of(resource()).prop_map(|resource| Action::AqueductPick { resource }),
+        counts().prop_map(|cards| Action::GiveCards { cards }),
+        id.prop_map(|node| Action::GiveUpKnight { node }),
+        id.prop_map(|node| Action::RetreatKnight { node }),
+        (any::<u8>(), id).prop_map(|(n, node)| Action::PlaceNeutralKnight {
+            neutral: Seat(n % 6),
+            node
+        }),
+        id.prop_map(|node| Action::PromoteNeutralKnight { node }),
+        prop::option::of(id).prop_map(|node| Action::PlaceDeserterKnight { node }),
+        prop::option::of(id).prop_map(|edge| Action::ReplaceRoad { edge }),
+        prop::option::of(progress_card()).prop_map(|card| Action::SpyTake { card }),
+        counts().prop_map(|cards| Action::TakeCards { cards }),
+        prop::option::of(id).prop_map(|node| Action::SmithPromote { node }),
+        id.prop_map(|node| Action::PlaceMetropolis { node }),
+    ]
+}
+
+fn progress_play() -> impl Strategy<Value = ProgressPlay> {
+    let id = any::<u8>();
+    prop_oneof![
+        (any::<u8>(), any::<u8>())
+            .prop_map(|(yellow, red)| ProgressPlay::Alchemist { yellow, red }),
+        id.prop_map(|node| ProgressPlay::Engineer { node }),
+        prop::collection::vec(id, 0..4).prop_map(|hexes| ProgressPlay::Inventor { hexes }),
+        Just(ProgressPlay::Irrigation),
+        id.prop_map(|node| ProgressPlay::Medicine { node }),
+        Just(ProgressPlay::Mining),
+        Just(ProgressPlay::RoadBuilding),
+        id.prop_map(|node| ProgressPlay::Smith { node }),
+        (id, prop::option::of(any::<u8>().prop_map(Seat)))
+            .prop_map(|(hex, victim)| ProgressPlay::Bishop { hex, victim }),
+        (any::<u8>(), prop::option::of(id)).prop_map(|(t, node)| ProgressPlay::Deserter {
+            target: Seat(t % 6),
+            node
+        }),
+        id.prop_map(|edge| ProgressPlay::Diplomat { edge }),
+        id.prop_map(|node| ProgressPlay::Intrigue { node }),
+        Just(ProgressPlay::Saboteur),
+        Just(ProgressPlay::Spy),
+        Just(ProgressPlay::Warlord),
+        Just(ProgressPlay::Wedding),
+        resource().prop_map(|resource| ProgressPlay::CommercialHarbor { resource }),
+        Just(ProgressPlay::MasterMerchant),
+        id.prop_map(|hex| ProgressPlay::Merchant { hex }),
+        card().prop_map(|named| ProgressPlay::MerchantFleet { named }),
+        resource().prop_map(|resource| ProgressPlay::ResourceMonopoly { resource }),
+        prop::sample::select(Commodity::ALL.to_vec())
+            .prop_map(|commodity| ProgressPlay::TradeMonopoly { commodity }),
     ]
 }
 

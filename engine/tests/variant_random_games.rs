@@ -1,12 +1,13 @@
 //! Property tests for the variants: random complete games with every
 //! invariant checked after every action (conservation with automated hands
 //! and discarded knights, the token supply, removed hexes, the neutral's
-//! conversions, hidden information, refused actions changing nothing),
+//! conversions, Cities & Knights' pieces, progress cards and barbarians,
+//! hidden information, refused actions changing nothing),
 //! every option combination covered, many more games with the state checks
 //! only, and exact replays and mid-game round trips.
 
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::sim::{Checks, GameRecord, Tally, play_game};
+use hexpost_engine::sim::{Checks, GameRecord, Policy, Tally, play_game, play_game_with};
 use hexpost_engine::{Event, GameConfig, GameState, Variant};
 
 fn config(variant: Variant, options: &[(&str, &str)]) -> GameConfig {
@@ -18,9 +19,18 @@ fn config(variant: Variant, options: &[(&str, &str)]) -> GameConfig {
 }
 
 fn play_many(config: &GameConfig, seeds: std::ops::Range<u64>, checks: Checks) -> Tally {
+    play_many_with(config, seeds, checks, Policy::default())
+}
+
+fn play_many_with(
+    config: &GameConfig,
+    seeds: std::ops::Range<u64>,
+    checks: Checks,
+    policy: Policy,
+) -> Tally {
     let mut tally = Tally::default();
     for seed in seeds {
-        match play_game(config, seed, 1000, checks) {
+        match play_game_with(config, seed, 1000, checks, policy) {
             Ok(r) => tally.add(&r),
             Err(v) => panic!(
                 "{:?} {:?}: invariant violated: {v}",
@@ -137,6 +147,56 @@ fn shadow_games_keep_every_invariant() {
     assert_eq!(t.games, 380);
 }
 
+/// ck_for_two's own invariants besides the core's: the 54 progress cards,
+/// knights by level per colour (neutrals' included), walls, tipped cities,
+/// one metropolis per city and track, the barbarians, every VP recounted.
+#[test]
+fn ck_for_two_games_keep_every_invariant() {
+    let t = combos(
+        Variant::CkForTwo,
+        &[
+            (&[], 80),
+            (&[("neutral_start", "random"), ("board", "beginner")], 30),
+            (
+                &[("balanced_dice", "true"), ("friendly_robber", "true")],
+                30,
+            ),
+            (&[("discard_limit", "5"), ("no_player_trade", "true")], 30),
+        ],
+    );
+    finished_at_least(&t, 95);
+}
+
+/// At least `percent` % of the games ended with a winner.
+fn finished_at_least(t: &Tally, percent: u32) {
+    assert!(
+        t.finished * 100 >= t.games * percent,
+        "only {} of {} finished",
+        t.finished,
+        t.games
+    );
+}
+
+/// The random players' knight removal for tokens, off by default, on:
+/// fewer games finish (they rarely defend), and every invariant holds.
+#[test]
+fn ck_for_two_games_with_knight_removal_keep_every_invariant() {
+    let policy = Policy {
+        knight_removal: true,
+        ..Policy::default()
+    };
+    let config = config(Variant::CkForTwo, &[]);
+    let t = play_many_with(&config, 75_000..75_025, Checks::Full, policy);
+    assert_eq!(t.games, 25);
+}
+
+#[test]
+fn many_more_ck_for_two_games_keep_the_state_invariants_and_finish() {
+    let config = config(Variant::CkForTwo, &[]);
+    let t = play_many(&config, 76_000..76_500, Checks::Light);
+    finished_at_least(&t, 95);
+}
+
 #[test]
 fn many_more_variant_games_keep_the_state_invariants() {
     for (i, variant) in [
@@ -182,6 +242,7 @@ fn variant_configs() -> Vec<GameConfig> {
         config(Variant::NeutralTrader, &[]),
         config(Variant::Shadow, &[("removal_reroll", "agree")]),
         config(Variant::Shadow, &[("edition", "1998")]),
+        config(Variant::CkForTwo, &[]),
     ]
 }
 

@@ -5,9 +5,9 @@
 
 use super::state::PROGRESS_LIMIT;
 use super::{barbarians, cities, ck, knights};
-use crate::actions::Action;
+use crate::actions::{Action, LegalAction};
 use crate::cards::{Cards, Track};
-use crate::phases::Phase;
+use crate::phases::{Phase, Piece};
 use crate::rulesets::Step;
 use crate::seats::Seat;
 use crate::state::GameState;
@@ -15,6 +15,18 @@ use crate::timeout::{base_decision, first_cards};
 
 pub(super) fn decision(s: &GameState, seat: Seat) -> Option<Action> {
     match s.phase() {
+        // The set-up city, like the set-up settlement: the first legal node.
+        Phase::Setup
+            if s.current_setup_step()
+                .is_some_and(|st| st.piece == Piece::City) =>
+        {
+            match s.legal_actions(seat).first() {
+                Some(LegalAction::BuildCity { nodes }) => {
+                    nodes.nth(0).map(|node| Action::BuildCity { node })
+                }
+                _ => None,
+            }
+        }
         Phase::Variant(step) => step_decision(s, seat, step).or_else(|| base_decision(s, seat)),
         Phase::Main if seat == s.active && ck(s).player(seat).progress.count > PROGRESS_LIMIT => {
             first_progress_card(s, seat).map(|card| Action::DiscardProgress { card })
