@@ -349,6 +349,19 @@ fn diplomat_an_open_end_ignores_other_colours_but_a_knight_of_its_colour_closes_
         refused_card(&mut s, S0, P::Diplomat { edge: edge(37, 31) }),
         ActionError::ProgressCardRefused { .. }
     ));
+    // Bare at one end, but its removal would leave the knight at the other
+    // end without a road of its colour: not open.
+    let mut s = main_phase();
+    s.road(S1, edge(31, 25))
+        .knight(S1, 31, BASIC, false)
+        .progress(S0, C::Diplomat);
+    assert!(!offers(&s, S0, C::Diplomat));
+    assert!(matches!(
+        refused_card(&mut s, S0, P::Diplomat { edge: edge(31, 25) }),
+        ActionError::ProgressCardRefused { .. }
+    ));
+    s.road(S1, edge(31, 36));
+    play(&mut s, S0, P::Diplomat { edge: edge(31, 25) });
 }
 
 #[test]
