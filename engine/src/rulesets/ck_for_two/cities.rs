@@ -161,6 +161,26 @@ pub(super) fn pillage(s: &mut GameState, seat: Seat, node: NodeId, ev: &mut Vec<
     });
 }
 
+/// Whether `seat` has a city, and a city without a metropolis.
+#[derive(Clone, Copy)]
+pub(super) struct OwnCities {
+    any: bool,
+    without_metropolis: bool,
+}
+
+pub(super) fn own_cities(s: &GameState, seat: Seat) -> OwnCities {
+    let c = ck(s);
+    let mut out = OwnCities {
+        any: false,
+        without_metropolis: false,
+    };
+    for n in cities_of(s, seat) {
+        out.any = true;
+        out.without_metropolis |= !c.has_metropolis(n);
+    }
+    out
+}
+
 /// The level `seat` would buy next on `track`, and its price.
 pub(super) fn check_improvement(
     s: &GameState,
@@ -168,20 +188,29 @@ pub(super) fn check_improvement(
     track: Track,
     crane: bool,
 ) -> Result<(u8, Cards), ActionError> {
+    check_improvement_with(s, seat, track, crane, own_cities(s, seat))
+}
+
+/// `check_improvement` with `seat`'s cities already looked at.
+pub(super) fn check_improvement_with(
+    s: &GameState,
+    seat: Seat,
+    track: Track,
+    crane: bool,
+    cities: OwnCities,
+) -> Result<(u8, Cards), ActionError> {
     let refused = |reason| ActionError::ImprovementRefused { track, reason };
     let c = ck(s);
     let level = c.player(seat).level(track) + 1;
     if level > TOP_LEVEL {
         return Err(refused("the track is complete"));
     }
-    if cities_of(s, seat).next().is_none() {
+    let (any_city, free_city) = (cities.any, cities.without_metropolis);
+    if !any_city {
         return Err(refused("it needs a city of yours on the board"));
     }
     let holds_metropolis = c.metropolis_of(s, track).is_some_and(|(h, _)| h == seat);
-    if level >= METROPOLIS_LEVEL
-        && !holds_metropolis
-        && !cities_of(s, seat).any(|n| !c.has_metropolis(n))
-    {
+    if level >= METROPOLIS_LEVEL && !holds_metropolis && !free_city {
         return Err(refused(
             "levels 4 and 5 need a city of yours without a metropolis",
         ));

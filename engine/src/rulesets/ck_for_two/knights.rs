@@ -91,15 +91,21 @@ pub(super) fn reach(s: &GameState, owner: Seat, from: NodeId) -> (NodeSet, NodeS
     (NodeSet(empty), NodeSet(foreign))
 }
 
-/// Road lengths through `node` may have changed: a knight of another
-/// colour arrived or left.
-pub(super) fn refresh_roads_at(s: &mut GameState, node: NodeId, ev: &mut Vec<Event>) {
+/// Road lengths through `node` may have changed: a knight of `owner`
+/// arrived or left, which breaks or joins the roads of every other colour
+/// there (never its owner's).
+pub(super) fn refresh_roads_at(s: &mut GameState, owner: Seat, node: NodeId, ev: &mut Vec<Event>) {
     let topo = topology();
     let mut seats = 0u8;
     for &e in &topo.nodes[node as usize].edges {
-        if let Some(o) = s.roads[e as usize] {
+        if let Some(o) = s.roads[e as usize]
+            && o != owner
+        {
             seats |= 1 << o.0;
         }
+    }
+    if seats == 0 {
+        return;
     }
     for i in 0..s.players.len() {
         if seats & (1 << i) != 0 {
@@ -113,13 +119,13 @@ pub(super) fn refresh_roads_at(s: &mut GameState, node: NodeId, ev: &mut Vec<Eve
 /// Puts `knight` on its node and re-evaluates Longest Road.
 fn put(s: &mut GameState, knight: Knight, ev: &mut Vec<Event>) {
     ck_mut(s).put_knight(knight);
-    refresh_roads_at(s, knight.node, ev);
+    refresh_roads_at(s, knight.owner, knight.node, ev);
 }
 
 /// Takes the knight off `node` and re-evaluates Longest Road.
 pub(super) fn take(s: &mut GameState, node: NodeId, ev: &mut Vec<Event>) -> Option<Knight> {
     let k = ck_mut(s).take_knight(node)?;
-    refresh_roads_at(s, node, ev);
+    refresh_roads_at(s, k.owner, node, ev);
     Some(k)
 }
 
@@ -454,11 +460,15 @@ pub(super) fn move_knight(
     Ok(())
 }
 
-/// The other colours' knights the knight on `from` may displace.
+/// The other colours' knights the knight `k` may displace.
 pub(super) fn displaceable(s: &GameState, seat: Seat, k: &Knight) -> NodeSet {
+    weaker_among(s, k, reach(s, seat, k.node).1)
+}
+
+/// The knights on `nodes` strictly weaker than `k`.
+pub(super) fn weaker_among(s: &GameState, k: &Knight, nodes: NodeSet) -> NodeSet {
     let c = ck(s);
-    reach(s, seat, k.node)
-        .1
+    nodes
         .iter()
         .filter(|&n| c.knight_at(n).is_some_and(|o| o.level < k.level))
         .collect()

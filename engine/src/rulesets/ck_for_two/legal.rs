@@ -147,14 +147,22 @@ fn main(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
 }
 
 fn improvements(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
-    let crane = ck(s).holds(seat, ProgressCard::Crane);
+    let c = ck(s);
+    let crane = c.holds(seat, ProgressCard::Crane);
+    let hand = s.player(seat).hand;
     let mut options = Vec::new();
+    let mut cities = None;
     for track in Track::ALL {
+        let next = c.player(seat).level(track) + 1;
         for with_crane in [false, true] {
-            if with_crane && !crane {
+            // What the hand cannot pay is ruled out before the board is read.
+            if (with_crane && !crane) || hand[track.commodity()] + u8::from(with_crane) < next {
                 continue;
             }
-            if let Ok((level, _)) = cities::check_improvement(s, seat, track, with_crane) {
+            let cities = *cities.get_or_insert_with(|| cities::own_cities(s, seat));
+            if let Ok((level, _)) =
+                cities::check_improvement_with(s, seat, track, with_crane, cities)
+            {
                 options.push(ImprovementOption {
                     track,
                     level,
@@ -199,14 +207,14 @@ fn knight_entries(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
     }
     let (mut moves, mut displacements) = (Vec::new(), Vec::new());
     for k in knights::ready(s, seat) {
-        let (empty, _) = knights::reach(s, seat, k.node);
+        let (empty, foreign) = knights::reach(s, seat, k.node);
         if !empty.is_empty() {
             moves.push(KnightMoves {
                 from: k.node,
                 to: empty,
             });
         }
-        let weaker = knights::displaceable(s, seat, k);
+        let weaker = knights::weaker_among(s, k, foreign);
         if !weaker.is_empty() {
             displacements.push(KnightMoves {
                 from: k.node,

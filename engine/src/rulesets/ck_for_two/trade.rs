@@ -18,27 +18,35 @@ use crate::state::GameState;
 /// resource, the Merchant Guild for a commodity, or a Merchant Fleet
 /// naming the card.
 pub fn ratio(s: &GameState, seat: Seat, card: Card) -> u8 {
+    ratios(s, seat)[card.index()]
+}
+
+/// `seat`'s ratio for every card, in card order (see `ratio`).
+pub fn ratios(s: &GameState, seat: Seat) -> [u8; 8] {
     let c = ck(s);
-    if c.fleet.contains(card) && s.active == seat {
-        return 2;
-    }
-    match card.resource() {
-        Some(r) => {
-            let merchant = c.merchant.is_some_and(|m| {
-                m.owner == seat && s.board.tiles[m.hex as usize].terrain.resource() == Some(r)
-            });
-            if merchant { 2 } else { s.trade_ratio(seat, r) }
+    let harbors = s.trade_ratios(seat);
+    let commodity = if c.player(seat).level(Track::Trade) >= ABILITY_LEVEL {
+        2
+    } else if harbors.contains(&3) || generic_harbor(s, seat) {
+        3
+    } else {
+        4
+    };
+    let merchant = c
+        .merchant
+        .filter(|m| m.owner == seat)
+        .and_then(|m| s.board.tiles[m.hex as usize].terrain.resource());
+    std::array::from_fn(|i| {
+        let card = Card::ALL[i];
+        if c.fleet.contains(card) && s.active == seat {
+            return 2;
         }
-        None => {
-            if c.player(seat).level(Track::Trade) >= ABILITY_LEVEL {
-                2
-            } else if generic_harbor(s, seat) {
-                3
-            } else {
-                4
-            }
+        match card.resource() {
+            Some(r) if merchant == Some(r) => 2,
+            Some(r) => harbors[r.index()],
+            None => commodity,
         }
-    }
+    })
 }
 
 /// Whether `seat` has a building on a generic harbor.
@@ -106,11 +114,11 @@ pub(super) fn legal(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
     if !hand.counts().iter().any(|&n| n >= 2) {
         return;
     }
+    let ratios = ratios(s, seat);
     let options: Vec<BankTradeOption> = Card::ALL
         .iter()
-        .filter(|&&c| hand[c] >= 2)
         .filter_map(|&give| {
-            let ratio = ratio(s, seat, give);
+            let ratio = ratios[give.index()];
             (hand[give] >= ratio).then(|| BankTradeOption {
                 give,
                 ratio,
