@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GAMES=${GAMES:-300}
-VARIANTS=${VARIANTS:-"standard duel catan_for_two neutral_trader shadow"}
+VARIANTS=${VARIANTS:-"standard duel catan_for_two neutral_trader shadow ck_for_two"}
 command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: apt-get install valgrind)" >&2; exit 2; }
 
 # Each run prints "GAMES ACTIONS" on its last line.

@@ -18,7 +18,7 @@ pin() { if command -v taskset >/dev/null; then taskset -c "$CORE" "$@"; else "$@
 
 lines=$(mktemp)
 trap 'rm -f "$lines"' EXIT
-for variant in standard catan_for_two neutral_trader shadow; do
+for variant in standard catan_for_two neutral_trader shadow ck_for_two; do
   for _ in $(seq "$RUNS"); do
     pin ./target/release/hexpost simulate --no-checks --variant "$variant" --games "$GAMES" --seed 1 >>"$lines"
   done

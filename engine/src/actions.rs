@@ -488,9 +488,10 @@ pub enum LegalAction {
     DisplaceKnight {
         moves: Vec<KnightMoves>,
     },
-    /// Any listed knight may chase the robber to any listed target.
+    /// The knight on `knight` may chase the robber to any of `targets`
+    /// (one entry per knight that may).
     ChaseRobber {
-        knights: NodeSet,
+        knight: NodeId,
         targets: Vec<RobberTarget>,
     },
     /// `tokens` per knight: 1 basic, 2 strong, 3 mighty (as far as the supply holds).
@@ -505,9 +506,10 @@ pub enum LegalAction {
     ForcedTradeResources {
         cost: u8,
     },
-    /// One entry per progress card you may play now, with its choices.
+    /// One entry per progress card you may play now, with its choices
+    /// (boxed: the list stays small for the other entries).
     PlayProgress {
-        play: ProgressOption,
+        play: Box<ProgressOption>,
     },
     /// Discard any progress card of your hand.
     DiscardProgress,
@@ -578,6 +580,47 @@ impl LegalAction {
             LegalAction::BuildNeutralSettlement { nodes, .. } => nodes.len(),
             LegalAction::AcceptNeutralTrade { receive, .. } => receive.len(),
             LegalAction::VoteReroll => 2,
+            // Cities & Knights' entries, out of line (see `ck_weight`).
+            other if other.is_ck() => other.ck_weight(),
+            _ => 1,
+        }
+    }
+
+    /// Whether the entry is one of Cities & Knights'.
+    fn is_ck(&self) -> bool {
+        matches!(
+            self,
+            LegalAction::BuildWall { .. }
+                | LegalAction::BuyImprovement { .. }
+                | LegalAction::RecruitKnight { .. }
+                | LegalAction::ActivateKnight { .. }
+                | LegalAction::PromoteKnight { .. }
+                | LegalAction::MoveKnight { .. }
+                | LegalAction::DisplaceKnight { .. }
+                | LegalAction::ChaseRobber { .. }
+                | LegalAction::RemoveKnight { .. }
+                | LegalAction::BankTrade { .. }
+                | LegalAction::PlayProgress { .. }
+                | LegalAction::LoseCity { .. }
+                | LegalAction::DrawProgress { .. }
+                | LegalAction::AqueductPick
+                | LegalAction::GiveUpKnight { .. }
+                | LegalAction::RetreatKnight { .. }
+                | LegalAction::PlaceNeutralKnight { .. }
+                | LegalAction::PromoteNeutralKnight { .. }
+                | LegalAction::PlaceDeserterKnight { .. }
+                | LegalAction::ReplaceRoad { .. }
+                | LegalAction::SmithPromote { .. }
+                | LegalAction::PlaceMetropolis { .. }
+        )
+    }
+
+    // Out of line: the simulator weighs every entry of every list, and
+    // these arms inlined into `weight` made the other variants' entries
+    // cost more to weigh.
+    #[inline(never)]
+    fn ck_weight(&self) -> usize {
+        match self {
             LegalAction::BuildWall { nodes }
             | LegalAction::RecruitKnight { nodes }
             | LegalAction::ActivateKnight { nodes }
@@ -597,12 +640,8 @@ impl LegalAction {
             LegalAction::MoveKnight { moves } | LegalAction::DisplaceKnight { moves } => {
                 moves.iter().map(|m| m.to.len()).sum()
             }
-            LegalAction::ChaseRobber { knights, targets } => {
-                knights.len()
-                    * targets
-                        .iter()
-                        .map(|t| t.victims.len().max(1))
-                        .sum::<usize>()
+            LegalAction::ChaseRobber { targets, .. } => {
+                targets.iter().map(|t| t.victims.len().max(1)).sum()
             }
             LegalAction::BankTrade { options } => options.iter().map(|o| o.receive.len()).sum(),
             LegalAction::PlayProgress { play } => play.weight(),

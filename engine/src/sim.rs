@@ -333,12 +333,10 @@ fn random_ck_action(
                 Action::DisplaceKnight { from, to }
             }
         }
-        L::ChaseRobber { knights, targets } => {
-            let per_knight: usize = targets.iter().map(|t| t.victims.len().max(1)).sum();
-            let knight = knights.nth(k / per_knight.max(1))?;
-            let (hex, victim) = robber_pick(targets, k % per_knight.max(1))?;
+        L::ChaseRobber { knight, targets } => {
+            let (hex, victim) = robber_pick(targets, k)?;
             Action::ChaseRobber {
-                knight,
+                knight: *knight,
                 hex,
                 victim,
             }
@@ -460,7 +458,7 @@ fn random_play(option: &ProgressOption, k: usize, rng: &mut GameRng) -> Option<P
             node: nodes.nth(k)?,
         },
         O::Inventor { hexes } => P::Inventor {
-            hexes: inventor_pairs(hexes).nth(k)?.to_vec(),
+            hexes: inventor_pairs(hexes).nth(k)?,
         },
         O::Irrigation => P::Irrigation,
         O::Medicine { nodes } => P::Medicine {
@@ -772,7 +770,7 @@ fn random_ck_probe(rng: &mut GameRng) -> (Seat, Action) {
         },
         17 => Action::PlayProgress {
             play: ProgressPlay::Inventor {
-                hexes: vec![id % 22, other % 22],
+                hexes: [id % 22, other % 22],
             },
         },
         18 => Action::PlayProgress {

@@ -177,7 +177,7 @@ fn progress_play() -> impl Strategy<Value = ProgressPlay> {
         (any::<u8>(), any::<u8>())
             .prop_map(|(yellow, red)| ProgressPlay::Alchemist { yellow, red }),
         id.prop_map(|node| ProgressPlay::Engineer { node }),
-        prop::collection::vec(id, 0..4).prop_map(|hexes| ProgressPlay::Inventor { hexes }),
+        (id, id).prop_map(|(a, b)| ProgressPlay::Inventor { hexes: [a, b] }),
         Just(ProgressPlay::Irrigation),
         id.prop_map(|node| ProgressPlay::Medicine { node }),
         Just(ProgressPlay::Mining),

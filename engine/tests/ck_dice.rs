@@ -75,7 +75,7 @@ fn turn_before_the_first_roll_only_the_alchemist_a_token_action_and_a_knight_rem
         ]
     );
     assert!(legal.contains(&LegalAction::PlayProgress {
-        play: ProgressOption::Alchemist
+        play: Box::new(ProgressOption::Alchemist)
     }));
     assert!(matches!(
         s.refused(
@@ -475,15 +475,12 @@ fn robber_locked_bishop_chasing_and_the_token_robber_are_unavailable() {
         assert!(
             !matches!(
                 l,
-                LegalAction::ChaseRobber { .. }
-                    | LegalAction::RobberToDesert { .. }
-                    | LegalAction::PlayProgress {
-                        play: ProgressOption::Bishop { .. }
-                    }
+                LegalAction::ChaseRobber { .. } | LegalAction::RobberToDesert { .. }
             ),
             "{l:?}"
         );
     }
+    assert!(!offers(&s, S0, ProgressCard::Bishop));
 }
 
 #[test]

@@ -409,11 +409,11 @@ fn chase_the_robber_from_a_corner_of_its_hex_to_a_numbered_hex_and_steal() {
     let chase = legal(&s, S0)
         .into_iter()
         .find_map(|l| match l {
-            LegalAction::ChaseRobber { knights, targets } => Some((knights, targets)),
+            LegalAction::ChaseRobber { knight, targets } => Some((knight, targets)),
             _ => None,
         })
         .expect("a chase on offer");
-    assert_eq!(chase.0.iter().collect::<Vec<_>>(), vec![24]);
+    assert_eq!(chase.0, 24);
     assert!(
         chase.1.iter().all(|t| t.hex != 9 && t.hex != 10),
         "another hex, with a number token"

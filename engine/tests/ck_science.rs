@@ -158,26 +158,20 @@ fn inventor_swaps_two_different_tokens_among_3_4_5_9_10_11_and_the_robber_stays(
     assert!(hexes.contains(&InventorHex { hex: 10, number: 3 }));
     // Hex 4 holds a 6, hex 1 a 2: neither may move.
     assert!(matches!(
-        refused_card(&mut s, S0, P::Inventor { hexes: vec![4, 10] }),
+        refused_card(&mut s, S0, P::Inventor { hexes: [4, 10] }),
         ActionError::ProgressCardRefused { .. }
     ));
     // Hexes 10 and 13 both hold a 3.
     assert!(matches!(
-        refused_card(
-            &mut s,
-            S0,
-            P::Inventor {
-                hexes: vec![10, 13]
-            }
-        ),
+        refused_card(&mut s, S0, P::Inventor { hexes: [10, 13] }),
         ActionError::ProgressCardRefused { .. }
     ));
     assert!(matches!(
-        refused_card(&mut s, S0, P::Inventor { hexes: vec![10] }),
+        refused_card(&mut s, S0, P::Inventor { hexes: [10, 10] }),
         ActionError::ProgressCardRefused { .. }
     ));
     let robber = s.state.robber;
-    let ev = play(&mut s, S0, P::Inventor { hexes: vec![10, 6] });
+    let ev = play(&mut s, S0, P::Inventor { hexes: [10, 6] });
     assert!(ev.contains(&Event::NumberTokensSwapped {
         seat: S0,
         hexes: vec![10, 6]

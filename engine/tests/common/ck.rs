@@ -123,7 +123,7 @@ pub fn offered(
         .legal_actions(seat)
         .into_iter()
         .filter_map(|l| match l {
-            hexpost_engine::LegalAction::PlayProgress { play } => Some(play),
+            hexpost_engine::LegalAction::PlayProgress { play } => Some(*play),
             _ => None,
         })
         .collect()

@@ -19,7 +19,7 @@ pub(super) fn legal_actions(s: &GameState, seat: Seat, out: &mut Vec<LegalAction
             out.push(LegalAction::RollDice);
             if ck(s).holds(seat, ProgressCard::Alchemist) {
                 out.push(LegalAction::PlayProgress {
-                    play: ProgressOption::Alchemist,
+                    play: Box::new(ProgressOption::Alchemist),
                 });
             }
             tokens(s, seat, out);
@@ -139,11 +139,9 @@ fn main(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
     science::options(s, seat, &mut plays);
     politics::options(s, seat, &mut plays);
     commerce::options(s, seat, &mut plays);
-    out.extend(
-        plays
-            .into_iter()
-            .map(|play| LegalAction::PlayProgress { play }),
-    );
+    out.extend(plays.into_iter().map(|play| LegalAction::PlayProgress {
+        play: Box::new(play),
+    }));
 }
 
 fn improvements(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
@@ -235,10 +233,12 @@ fn knight_entries(s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
         let mut targets = s.robber_targets(seat);
         targets.retain(|t| knights::chase_hex_ok(s, t.hex));
         if !targets.is_empty() {
-            out.push(LegalAction::ChaseRobber {
-                knights: chasers,
-                targets,
-            });
+            for knight in chasers.iter() {
+                out.push(LegalAction::ChaseRobber {
+                    knight,
+                    targets: targets.clone(),
+                });
+            }
         }
     }
 }

@@ -208,6 +208,10 @@ impl Ruleset for CkForTwo {
         CARD_SUPPLY
     }
 
+    // This ruleset's apply, legal list and bookkeeping are out of line:
+    // inlined into `AnyRuleset`'s dispatch they made every other
+    // variant's calls pay their large frames (docs/performance.md).
+    #[inline(never)]
     fn apply(
         &self,
         s: &mut GameState,
@@ -228,11 +232,13 @@ impl Ruleset for CkForTwo {
         Err(wrong_phase(s, action))
     }
 
+    #[inline(never)]
     fn after_action(&self, s: &mut GameState, ev: &mut Vec<Event>) {
         decisions::settle(s, ev);
         base::after_action(s, ev)
     }
 
+    #[inline(never)]
     fn legal_actions(&self, s: &GameState, seat: Seat, out: &mut Vec<LegalAction>) {
         legal::legal_actions(s, seat, out)
     }

@@ -34,7 +34,7 @@ pub(super) fn play(
             roll::first_roll(s, seat, Some([yellow, red]), ev)
         }
         P::Engineer { node } => cities::build_wall(s, seat, node, true, ev),
-        P::Inventor { ref hexes } => inventor(s, seat, hexes, ev),
+        P::Inventor { hexes } => inventor(s, seat, hexes, ev),
         P::Irrigation => harvest(s, seat, ProgressCard::Irrigation, Terrain::Fields, ev),
         P::Mining => harvest(s, seat, ProgressCard::Mining, Terrain::Mountains, ev),
         P::Medicine { node } => cities::build_city(s, seat, node, true, ev),
@@ -59,14 +59,11 @@ fn movable_hexes(s: &GameState) -> Vec<InventorHex> {
 fn inventor(
     s: &mut GameState,
     seat: Seat,
-    hexes: &[HexId],
+    [a, b]: [HexId; 2],
     ev: &mut Vec<Event>,
 ) -> Result<(), ActionError> {
     let movable = movable_hexes(s);
     let number = |h: HexId| movable.iter().find(|m| m.hex == h).map(|m| m.number);
-    let &[a, b] = hexes else {
-        return Err(refused(ProgressCard::Inventor, "name two hexes"));
-    };
     match (number(a), number(b)) {
         (Some(x), Some(y)) if x != y => {}
         (Some(_), Some(_)) => {

@@ -29,7 +29,7 @@ pub enum ProgressPlay {
     },
     /// Swap the number tokens of two hexes.
     Inventor {
-        hexes: Vec<HexId>,
+        hexes: [HexId; 2],
     },
     Irrigation,
     /// The settlement on `node` becomes a city for 2 ore and 1 grain.
