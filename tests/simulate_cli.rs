@@ -112,3 +112,40 @@ fn games_of_an_earlier_revision_can_be_simulated() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("revision 99"));
 }
+
+/// Cities & Knights for two plays to a winner with the checks on, the same
+/// seed gives the same figures, and knight removal can be asked for.
+#[test]
+fn ck_for_two_games_play_to_a_winner_and_replay() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            "--variant",
+            "ck_for_two",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        let out = hexpost(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let a = run(&[]);
+    assert_eq!(a["variant"], "ck_for_two");
+    assert_eq!(a["finished"], 4);
+    assert!(a["mean_turns"].as_f64().unwrap() < 1000.0);
+    let b = run(&[]);
+    assert_eq!(
+        (&a["mean_actions"], &a["wins"]),
+        (&b["mean_actions"], &b["wins"])
+    );
+    let keeping = run(&["--no-checks"]);
+    let removing = run(&["--remove-knights", "--no-checks"]);
+    assert_ne!(removing["mean_actions"], keeping["mean_actions"]);
+}
