@@ -44,6 +44,7 @@ use crate::cards::{Card, Cards};
 use crate::contract::Ruleset;
 use crate::error::ActionError;
 use crate::events::Event;
+use crate::hidden::Redact;
 use crate::parts::buildings::Built;
 use crate::phases::{Phase, PhaseKind, Setup};
 use crate::rng::GameRng;
@@ -339,5 +340,3 @@ pub(crate) fn cities_of(s: &GameState, seat: Seat) -> impl Iterator<Item = NodeI
             .then_some(n as NodeId)
     })
 }
-
-use crate::hidden::Redact;
