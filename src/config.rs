@@ -258,9 +258,11 @@ fn local_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
         Ok(key.as_bytes().to_vec())
     };
     if let Ok(text) = std::fs::read_to_string(&path) {
+        crate::private_files::narrow(&path)
+            .map_err(|e| err(format!("cannot make {} private: {e}", path.display())))?;
         return stored(text);
     }
-    std::fs::create_dir_all(data_dir)
+    crate::private_files::create_dir(data_dir)
         .map_err(|e| err(format!("cannot create {}: {e}", data_dir.display())))?;
     let bytes: [u8; 32] = rand::rng().random();
     let secret = hex::encode(bytes);
@@ -268,7 +270,7 @@ fn local_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
     // at the same moment never reads a half-written key, and the first
     // process to publish its key is the one every other process uses.
     let tmp = data_dir.join(format!("jwt-secret.{}.tmp", &secret[..16]));
-    std::fs::write(&tmp, &secret)
+    crate::private_files::write(&tmp, secret.as_bytes())
         .map_err(|e| err(format!("cannot write {}: {e}", tmp.display())))?;
     let published = std::fs::hard_link(&tmp, &path).or_else(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists => Ok(()),
@@ -371,6 +373,16 @@ mod tests {
                 .collect()
         });
         assert!(keys.iter().all(|k| k == &keys[0] && k.len() == 64));
+        // Only the server's user may read the key: it mints admin tokens.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join("jwt-secret")), 0o600);
+        // One an older release left readable is narrowed when it is read.
+        let loose = std::fs::Permissions::from_mode(0o644);
+        std::fs::set_permissions(dir.join("jwt-secret"), loose).unwrap();
+        assert_eq!(local_secret(&dir).unwrap(), keys[0]);
+        assert_eq!(mode(&dir.join("jwt-secret")), 0o600);
         std::fs::write(dir.join("jwt-secret"), "").unwrap();
         assert_eq!(local_secret(&dir).unwrap_err().var, "JWT_KEYS");
         let _ = std::fs::remove_dir_all(&dir);

@@ -76,14 +76,27 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
     }
 }
 
-/// Opens a pool. For SQLite the file's directory is created if missing.
+/// Opens a pool. For SQLite the file and its directory are created if
+/// missing, private to the server's user (`private_files`).
 pub fn connect(database_url: &str, size: u32) -> StoreResult<DbPool> {
     let url = if let Some(path) = database_url.strip_prefix("sqlite://") {
-        if let Some(dir) = std::path::Path::new(path).parent()
+        let file = std::path::Path::new(path);
+        if let Some(dir) = file.parent()
             && !dir.as_os_str().is_empty()
         {
-            std::fs::create_dir_all(dir)
+            crate::private_files::create_dir(dir)
                 .map_err(|e| StoreError::Connect(format!("{}: {e}", dir.display())))?;
+        }
+        // The database holds password hashes and invitation tokens' hashes:
+        // the file is created private, and SQLite gives its write-ahead
+        // files the same mode.
+        crate::private_files::ensure(file)
+            .map_err(|e| StoreError::Connect(format!("{}: {e}", file.display())))?;
+        for suffix in ["-wal", "-shm"] {
+            let mut side = file.as_os_str().to_owned();
+            side.push(suffix);
+            crate::private_files::narrow(std::path::Path::new(&side))
+                .map_err(|e| StoreError::Connect(format!("{}: {e}", file.display())))?;
         }
         // WAL is a property of the file: switched once here, on a single
         // connection, the pool's connections find it set and need no
