@@ -37,6 +37,7 @@ impl AppState {
         AppState {
             tokens: TokenKeys::new(
                 &config.jwt_keys,
+                &config.jwt_issuer,
                 &config.jwt_audience,
                 config.access_token_ttl_secs,
             ),

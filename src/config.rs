@@ -19,6 +19,8 @@ pub struct Config {
     /// Signing keys for access tokens, newest first: (key id, secret).
     /// The first signs; all verify, so a key can be rotated out gently.
     pub jwt_keys: Vec<(String, Vec<u8>)>,
+    /// The `iss` of access tokens: issued with it, and required of them.
+    pub jwt_issuer: String,
     pub jwt_audience: String,
     pub access_token_ttl_secs: u64,
     /// Origins allowed to call the API from a browser; empty = none.
@@ -116,6 +118,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
             .unwrap_or_else(|| format!("http://{bind}"))
             .trim_end_matches('/')
             .to_string(),
+        jwt_issuer: get("JWT_ISSUER").unwrap_or_else(|| "hexpost".into()),
         jwt_audience: get("JWT_AUDIENCE").unwrap_or_else(|| "hexpost".into()),
         access_token_ttl_secs: num("ACCESS_TOKEN_TTL_SECS", 3600)?,
         cors_origins: get("CORS_ALLOWED_ORIGINS")
