@@ -34,6 +34,7 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(config: Config, pool: DbPool) -> AppState {
+        crate::auth::password::prepare();
         AppState {
             tokens: TokenKeys::new(
                 &config.jwt_keys,

@@ -390,6 +390,12 @@ fn registration_validates_and_refuses_duplicates() {
             "ada@example.org.",
             "a da@example.org",
             "ada@exa\tmple.org",
+            // One plain address: no name, no list, nothing for the mailer
+            // to read as another recipient.
+            "x<attacker@evil.example>",
+            "Ada <ada@example.org>",
+            "a@x.org,b@y.org",
+            "a@x.org;b@y.org",
         ] {
             register(email, "Ada", pw).problem(422, "invalid_email");
         }

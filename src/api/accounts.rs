@@ -114,7 +114,7 @@ pub fn check_registration(req: &RegisterRequest) -> Result<(String, String), Err
 #[utoipa::path(tag = "accounts", request_body = RegisterRequest, responses(
     (status = 201, body = TokenResponse),
     (status = 409, description = "E-mail already registered (`email_taken`)", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "Invalid e-mail, name or password", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Not one plain e-mail address (`invalid_email`), an invalid name (`invalid_display_name`) or password (`invalid_password`)", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "Too many attempts", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/accounts")]
@@ -160,7 +160,10 @@ pub async fn login(
     let password = body.password.clone();
     let checked = state
         .hashing
-        .run(move || user.filter(|u| password::verify(&password, &u.password_hash)))
+        .run(move || {
+            let stored = user.as_ref().map(|u| u.password_hash.as_str());
+            password::check(&password, stored).then_some(user).flatten()
+        })
         .await?;
     let user = checked.ok_or_else(|| {
         let mut e = Error::unauthorized("wrong e-mail or password");

@@ -19,7 +19,8 @@ use utoipa::{IntoParams, ToSchema};
 #[utoipa::path(tag = "games", security(("bearer" = [])), request_body = CreateGame, responses(
     (status = 201, body = Created),
     (status = 401, body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "Unknown variant, invalid options, time limit or seat", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`opponent_email` is your own address (`self_invitation`)", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Unknown variant, invalid options, time limit or seat; `opponent_email` not one plain address (`invalid_email`)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/games")]
 pub async fn create(
@@ -149,8 +150,8 @@ pub struct InviteResponse {
     (status = 401, body = Problem, content_type = "application/problem+json"),
     (status = 403, body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "The game has started or ended", body = Problem, content_type = "application/problem+json"),
-    (status = 422, body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "The game has started or ended (`game_not_open`), or the address is your own (`self_invitation`)", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Not one plain e-mail address (`invalid_email`)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/games/{game_id}/invitations")]
 pub async fn invite(

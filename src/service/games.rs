@@ -463,6 +463,15 @@ fn invite_in_tx(
             "the game is no longer waiting for an opponent",
         ));
     }
+    // The creator cannot accept their own invitation (`own_game`), so the
+    // game would wait for an opponent who can never come.
+    let creator = crate::store::users::by_id(conn, user)?;
+    if creator.is_some_and(|c| c.email == email) {
+        return Err(Error::conflict(
+            "self_invitation",
+            "invite your opponent's address, not your own",
+        ));
+    }
     let bytes: [u8; 24] = rand::rng().random();
     let token = hex::encode(bytes);
     db::insert_invitation(
