@@ -123,6 +123,9 @@ pub fn build(
             App::new()
                 .app_data(state.clone())
                 .configure(|cfg| app::extractor_config(cfg, body_limit))
+                .wrap(actix_web::middleware::from_fn(
+                    crate::api::clean_path::middleware,
+                ))
                 .wrap(cors(&state.config))
                 .wrap(actix_web::middleware::Logger::new(
                     "%r %s %Dms request_id=%{x-request-id}i",

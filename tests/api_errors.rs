@@ -238,6 +238,62 @@ fn bodies_media_types_routes_and_queries() {
     }
 }
 
+/// A NUL or another control character in a path id, a display name or a
+/// login address is bad input, refused before it reaches the database
+/// (PostgreSQL answered 500 to a NUL), on both backends alike.
+#[test]
+fn control_characters_are_refused_at_the_edge() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (a, _b, id) = api.new_game("standard", json!({}));
+        let (root, _) = common::register_admin(&server, &format!("root{backend:?}").to_lowercase());
+        for bad in ["%00", "a%00b", "%0A", "%1b", "%7F", "%C2%85", "%FF"] {
+            let game = format!("/api/v1/games/{id}{bad}");
+            for path in [game.clone(), format!("{game}/log")] {
+                a.get(&path).problem(404, "invalid_path");
+            }
+            a.submit(&format!("{id}{bad}"), 1, &json!({"type": "roll_dice"}))
+                .problem(404, "invalid_path");
+            a.post(&format!("{game}/resign"), &json!({}))
+                .problem(404, "invalid_path");
+            api.get(&format!("/api/v1/invitations/{bad}"))
+                .problem(404, "invalid_path");
+            a.post(&format!("/api/v1/invitations/{bad}/accept"), &json!({}))
+                .problem(404, "invalid_path");
+            root.get(&format!("/api/v1/admin/games/{bad}/verify"))
+                .problem(404, "invalid_path");
+        }
+        for name in [
+            "Ada\u{0}",
+            "A\u{0}da",
+            "Ada\u{7}x",
+            "Ada\u{1b}[31m",
+            "Ada\u{85}x",
+        ] {
+            api.post(
+                "/api/v1/accounts",
+                &json!({"email": "ada@example.org", "display_name": name, "password": "correct horse battery"}),
+            )
+            .problem(422, "invalid_display_name");
+        }
+        for email in ["ada\u{0}@example.org", "ada@example.org\u{0}", "\u{0}"] {
+            api.post(
+                "/api/v1/auth/token",
+                &json!({"email": email, "password": "correct horse battery"}),
+            )
+            .problem(422, "invalid_email");
+        }
+        // Nothing was created, and the game is as it was.
+        api.post(
+            "/api/v1/auth/token",
+            &json!({"email": "ada@example.org", "password": "correct horse battery"}),
+        )
+        .problem(401, "bad_credentials");
+        assert_eq!(game(&a, &id)["move_number"], 1);
+    }
+}
+
 /// An invitation goes to one plain address, and not to the creator's own:
 /// they could never accept it, and the game would wait for ever.
 #[test]

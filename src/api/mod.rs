@@ -6,6 +6,7 @@ pub mod admin_games;
 pub mod admin_mail;
 pub mod admin_users;
 pub mod caller;
+pub mod clean_path;
 pub mod etag;
 pub mod games;
 pub mod health;
