@@ -201,6 +201,11 @@ impl utoipa::Modify for CommonProblems {
                         None,
                     );
                     add(
+                        "408",
+                        "The body did not arrive within `REQUEST_READ_TIMEOUT_SECS` of the head (`body_timeout`)",
+                        None,
+                    );
+                    add(
                         "422",
                         "Body of the wrong shape (`invalid_body`)",
                         wrong_shape.as_ref(),
@@ -278,6 +283,7 @@ fn common_problem(status: &str, path: &str) -> Option<Error> {
             limit: 65_536,
         })),
         "415" => Some(problem::payload_error(&J::ContentType)),
+        "408" => Some(api::body_deadline::body_timed_out()),
         "429" => Some(Error::too_many(12)),
         "500" => Some(Error::server_failure()),
         "503" => Some(Error::unavailable(

@@ -26,6 +26,15 @@ pub struct Config {
     /// Origins allowed to call the API from a browser; empty = none.
     pub cors_origins: Vec<String>,
     pub body_limit_bytes: usize,
+    /// How long a client may take to send a request's head, and then its
+    /// body.
+    pub request_read_timeout: std::time::Duration,
+    /// Connections this instance holds open at most; past it, new ones
+    /// wait in the kernel's queue until one closes.
+    pub max_connections: usize,
+    /// How long an idle connection is kept for the client's next request;
+    /// None: every connection serves one request.
+    pub keep_alive: Option<std::time::Duration>,
     pub login_rate_per_minute: u32,
     pub move_rate_per_minute: u32,
     pub log_json: bool,
@@ -130,6 +139,13 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
             })
             .unwrap_or_default(),
         body_limit_bytes: num("BODY_LIMIT_BYTES", 64 * 1024)? as usize,
+        request_read_timeout: std::time::Duration::from_secs(
+            num("REQUEST_READ_TIMEOUT_SECS", 10)?.max(1),
+        ),
+        max_connections: num("HTTP_MAX_CONNECTIONS", 4096)?.max(1) as usize,
+        keep_alive: Some(num("HTTP_KEEP_ALIVE_SECS", 5)?)
+            .filter(|secs| *secs > 0)
+            .map(std::time::Duration::from_secs),
         login_rate_per_minute: num("RATE_LIMIT_LOGIN_PER_MINUTE", 10)? as u32,
         move_rate_per_minute: num("RATE_LIMIT_MOVES_PER_MINUTE", 120)? as u32,
         game_cache_size: num("GAME_CACHE_SIZE", 1000)? as usize,

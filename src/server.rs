@@ -7,6 +7,7 @@ use crate::mail_worker::Worker;
 use crate::store;
 use crate::sweeper::Sweeper;
 use actix_cors::Cors;
+use actix_web::http::KeepAlive;
 use actix_web::{App, HttpServer, web};
 use std::sync::Arc;
 use utoipa::OpenApi;
@@ -95,6 +96,10 @@ pub fn build(
     listener: std::net::TcpListener,
 ) -> std::io::Result<Serving> {
     let body_limit = state.config.body_limit_bytes;
+    let read_timeout = state.config.request_read_timeout;
+    let max_connections = state.config.max_connections;
+    let keep_alive = state.config.keep_alive;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     // A blocking task either waits for one of the pool's connections or
     // hashes a password (a few at a time), so more threads than that per
     // worker only wait, each with a stack and an allocator heap of its
@@ -123,6 +128,9 @@ pub fn build(
             App::new()
                 .app_data(state.clone())
                 .configure(|cfg| app::extractor_config(cfg, body_limit))
+                .wrap(actix_web::middleware::from_fn(
+                    crate::api::body_deadline::middleware,
+                ))
                 .wrap(actix_web::middleware::from_fn(
                     crate::api::clean_path::middleware,
                 ))
@@ -164,6 +172,16 @@ pub fn build(
             )
             // The browser client; unknown paths still get the API's 404.
             .default_service(web::to(crate::web_client::serve))
+    })
+    .workers(workers)
+    // actix's cap is per worker; the setting is the instance's.
+    .max_connections(max_connections.div_ceil(workers))
+    // A head that is slow to come is cut off by actix, a body by
+    // api::body_deadline, both after the same time.
+    .client_request_timeout(read_timeout)
+    .keep_alive(match keep_alive {
+        Some(idle) => KeepAlive::Timeout(idle),
+        None => KeepAlive::Disabled,
     })
     .worker_max_blocking_threads(blocking_threads)
     .listen(listener)?

@@ -3,12 +3,13 @@
 
 use crate::api::caller::AuthUser;
 use crate::api::json::Json;
+use crate::api::limited::LoginAttempt;
 use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
 use crate::auth::password;
 use crate::error::Error;
 use crate::store::users::{self, User, UserKey};
-use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use actix_web::{HttpResponse, delete, get, post, web};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -124,10 +125,9 @@ pub fn check_registration(req: &RegisterRequest) -> Result<(String, String), Err
 #[post("/accounts")]
 pub async fn register(
     state: web::Data<AppState>,
-    req: HttpRequest,
+    _counted: LoginAttempt,
     body: Json<RegisterRequest>,
 ) -> Result<HttpResponse, Error> {
-    state.login_limiter.check(&client_key(&req))?;
     let (email, name) = check_registration(&body)?;
     let pw = body.password.clone();
     let hash = state
@@ -154,10 +154,9 @@ pub async fn register(
 #[post("/auth/token")]
 pub async fn login(
     state: web::Data<AppState>,
-    req: HttpRequest,
+    _counted: LoginAttempt,
     body: Json<LoginRequest>,
 ) -> Result<HttpResponse, Error> {
-    state.login_limiter.check(&client_key(&req))?;
     let email = body.email.trim().to_lowercase();
     // No address has one; PostgreSQL cannot even compare text with a NUL.
     // (The address is not checked further: accounts made under older
@@ -298,11 +297,4 @@ pub async fn revoke_key(
     } else {
         Err(Error::not_found("key"))
     }
-}
-
-/// The key rate limits of anonymous endpoints are counted under.
-pub fn client_key(req: &HttpRequest) -> String {
-    req.peer_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_else(|| "unknown".into())
 }

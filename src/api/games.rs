@@ -3,6 +3,7 @@
 use crate::api::caller::AuthUser;
 use crate::api::etag;
 use crate::api::json::Json;
+use crate::api::limited::Mover;
 use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
 use crate::error::Error;
@@ -236,12 +237,11 @@ pub async fn resign(
 #[post("/games/{game_id}/moves")]
 pub async fn submit_move(
     state: web::Data<AppState>,
-    user: AuthUser,
+    Mover(user): Mover,
     path: web::Path<String>,
     req: HttpRequest,
     body: Json<serde_json::Value>,
 ) -> Result<HttpResponse, Error> {
-    state.move_limiter.check(&format!("user:{}", user.id))?;
     let body = body.into_inner();
     let parsed = MoveRequest::deserialize(&body)
         .map_err(|e| Error::unprocessable("invalid_body", e.to_string()))?;
