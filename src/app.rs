@@ -87,10 +87,7 @@ impl Db for web::Data<AppState> {
     {
         let state = self.clone();
         web::block(move || {
-            let mut conn = state
-                .pool
-                .get()
-                .map_err(|e| Error::unavailable(format!("database unavailable: {e}")))?;
+            let mut conn = state.pool.get().map_err(crate::store::unavailable)?;
             f(&mut conn)
         })
         .await?
@@ -287,7 +284,7 @@ fn common_problem(status: &str, path: &str) -> Option<Error> {
         "429" => Some(Error::too_many(12)),
         "500" => Some(Error::server_failure()),
         "503" => Some(Error::unavailable(
-            "database unavailable: timed out waiting for connection",
+            "the database is unavailable; retry later",
         )),
         _ => None,
     }

@@ -10,6 +10,9 @@ pub struct Config {
     /// `postgres://…` or `sqlite://path`.
     pub database_url: String,
     pub database_pool_size: u32,
+    /// How long a request waits for a pooled connection before it gets
+    /// 503 (the database is down, or every connection busy).
+    pub database_checkout_timeout: std::time::Duration,
     /// How many games an instance keeps as it last wrote them, so that the
     /// next move of one needs no read (`service::game_cache`); 0 = none.
     pub game_cache_size: usize,
@@ -123,6 +126,9 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
     };
     Ok(Config {
         database_pool_size: num("DATABASE_POOL_SIZE", 10)? as u32,
+        database_checkout_timeout: std::time::Duration::from_millis(
+            num("DATABASE_CHECKOUT_TIMEOUT_MS", 2000)?.max(1),
+        ),
         public_base_url: get("PUBLIC_BASE_URL")
             .unwrap_or_else(|| format!("http://{bind}"))
             .trim_end_matches('/')

@@ -28,7 +28,11 @@ pub fn init_logging(json: bool) {
 
 /// Connects and migrates; the shared start of `serve` and `migrate`.
 pub fn open_store(config: &Config) -> Result<store::DbPool, store::StoreError> {
-    let pool = store::connect(&config.database_url, config.database_pool_size)?;
+    let pool = store::connect_waiting(
+        &config.database_url,
+        config.database_pool_size,
+        config.database_checkout_timeout,
+    )?;
     let mut conn = pool.get()?;
     let ran = store::migrate(&mut conn)?;
     if ran > 0 {

@@ -3,6 +3,7 @@
 //! and a small blocking HTTP client.
 #![allow(dead_code)]
 
+pub mod outage;
 pub mod process;
 pub mod smtp;
 
@@ -117,6 +118,17 @@ impl TestServer {
     }
 
     pub fn start_with(backend: Backend, extra: &[(&str, &str)]) -> TestServer {
+        Self::start_through(backend, extra, str::to_string)
+    }
+
+    /// `start_with`, the server reaching its database at `route(url)`
+    /// (through an `outage::Forwarder`); `database_url` and `db()` stay
+    /// direct.
+    pub fn start_through(
+        backend: Backend,
+        extra: &[(&str, &str)],
+        route: impl Fn(&str) -> String,
+    ) -> TestServer {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let tag = format!(
             "{}_{}_{}",
@@ -145,7 +157,7 @@ impl TestServer {
             }
         };
         let mut vars: Vec<(String, String)> = vec![
-            ("DATABASE_URL".into(), database_url.clone()),
+            ("DATABASE_URL".into(), route(&database_url)),
             ("HEXPOST_DATA_DIR".into(), dir.display().to_string()),
             (
                 "JWT_KEYS".into(),
