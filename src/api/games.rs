@@ -230,8 +230,8 @@ pub async fn resign(
     (status = 401, description = "Missing/invalid token, or a JWS not signed by your keys", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`stale_move` (with the current game), `game_not_active`, or `concurrent_update` (the game kept changing while the move was applied; send it again)", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`illegal_move` (the engine's `reason`), `invalid_action`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`stale_move` (with the current game), `game_not_active`, `concurrent_update` (the game kept changing while the move was applied; send it again), or `jti_reused` (you signed a move with this `jti` before)", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`illegal_move` (the engine's `reason`), `invalid_action`, `idempotency_key_reused`; for a signed move `invalid_jws` (a bad `jti`) or `jws_expired` (`iat` more than a day off)", body = Problem, content_type = "application/problem+json"),
     (status = 429, body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/games/{game_id}/moves")]

@@ -8,6 +8,7 @@ use crate::store::DbConnection;
 use crate::store::change::{self, Change};
 use crate::store::games::{GameRow, IdempotencyRecord, MoveRow};
 use crate::store::outbox::NewMail;
+use crate::store::used_jtis::UsedJti;
 use crate::store::users::{self, User};
 use hexpost_engine::{Event, GameState};
 use serde::Serialize;
@@ -245,7 +246,7 @@ impl NewRows {
     /// queued), inside the caller's transaction that holds the game row's
     /// lock.
     pub fn write(self, conn: &mut DbConnection, game: &mut GameRow) -> Result<(), Error> {
-        if !self.write_change(conn, game, None, change::write)? {
+        if !self.write_change(conn, game, None, None, change::write)? {
             // The lock rules this out; the version check is a second line
             // of defence.
             return Err(Error::conflict(
@@ -256,16 +257,18 @@ impl NewRows {
         Ok(())
     }
 
-    /// Writes the change without a transaction or lock around it (a move):
-    /// `false`, and nothing written, when the game row is no longer the
-    /// version `game` was read at.
+    /// Writes the change without a transaction or lock around it (a move,
+    /// with its Idempotency-Key reply and, signed, its jti): `false`, and
+    /// nothing written, when the game row is no longer the version `game`
+    /// was read at.
     pub fn write_alone(
         self,
         conn: &mut DbConnection,
         game: &mut GameRow,
         idempotency: Option<&IdempotencyRecord>,
+        used_jti: Option<&UsedJti>,
     ) -> Result<bool, Error> {
-        self.write_change(conn, game, idempotency, change::write_alone)
+        self.write_change(conn, game, idempotency, used_jti, change::write_alone)
     }
 
     fn write_change(
@@ -273,6 +276,7 @@ impl NewRows {
         conn: &mut DbConnection,
         game: &mut GameRow,
         idempotency: Option<&IdempotencyRecord>,
+        used_jti: Option<&UsedJti>,
         how: fn(&mut DbConnection, Change) -> crate::store::StoreResult<bool>,
     ) -> Result<bool, Error> {
         debug_assert_eq!(game.move_number, self.seq);
@@ -281,6 +285,7 @@ impl NewRows {
             moves: &self.rows,
             mails: &self.mails,
             idempotency,
+            used_jti,
             people: self.people.as_deref().filter(|_| self.people_from_copy),
         };
         Ok(how(conn, change)?)

@@ -8,6 +8,7 @@ pub mod games;
 pub mod outbox;
 mod pool;
 pub mod schema;
+pub mod used_jtis;
 pub mod users;
 
 use diesel::connection::SimpleConnection;

@@ -3,6 +3,8 @@
 //! and a small blocking HTTP client.
 #![allow(dead_code)]
 
+pub mod ed25519;
+pub mod moves;
 pub mod outage;
 pub mod process;
 pub mod smtp;
