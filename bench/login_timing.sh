@@ -16,28 +16,10 @@ cd "$(dirname "$0")/.."
 
 ROUNDS=${ROUNDS:-200}
 PORT=${PORT:-18491}
-HEXPOST_BIN=${HEXPOST_BIN:-}
-if [ -z "$HEXPOST_BIN" ]; then
-  cargo build --release --locked --bin hexpost
-  HEXPOST_BIN=target/release/hexpost
-fi
-
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-env HEXPOST_DATA_DIR="$work" HEXPOST_BIND="127.0.0.1:$PORT" RATE_LIMIT_LOGIN_PER_MINUTE=0 \
-  RUST_LOG=warn "$HEXPOST_BIN" serve 2>"$work/server.log" &
-server_pid=$!
+source bench/sqlite_server.sh
+start_server RATE_LIMIT_LOGIN_PER_MINUTE=0
+work=$bench_work
 base="http://127.0.0.1:$PORT/api/v1"
-for _ in $(seq 1 100); do
-  curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-  sleep 0.2
-done
 
 curl -sf -o /dev/null -H 'content-type: application/json' "$base/accounts" \
   -d '{"email": "ada@example.org", "display_name": "Ada", "password": "correct horse battery"}'

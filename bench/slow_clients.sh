@@ -18,29 +18,10 @@ cd "$(dirname "$0")/.."
 CLIENTS=${CLIENTS:-3000}
 DURATION=${DURATION:-30}
 PORT=${PORT:-18492}
-HEXPOST_BIN=${HEXPOST_BIN:-}
-if [ -z "$HEXPOST_BIN" ]; then
-  cargo build --release --locked --bin hexpost
-  HEXPOST_BIN=target/release/hexpost
-fi
-
-work=$(mktemp -d)
-server_pid=
+source bench/sqlite_server.sh
 client_pid=
-cleanup() {
-  [ -n "$client_pid" ] && kill "$client_pid" 2>/dev/null
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-env HEXPOST_DATA_DIR="$work" HEXPOST_BIND="127.0.0.1:$PORT" RUST_LOG=warn "$@" \
-  "$HEXPOST_BIN" serve 2>"$work/server.log" &
-server_pid=$!
-for _ in $(seq 1 100); do
-  curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
-  sleep 0.2
-done
+trap '[ -n "$client_pid" ] && kill "$client_pid" 2>/dev/null; bench_cleanup' EXIT
+start_server "$@"
 
 python3 - "$PORT" "$CLIENTS" "$DURATION" <<'EOF' &
 import asyncio, sys
