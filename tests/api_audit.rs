@@ -85,6 +85,8 @@ fn verification_finds_each_kind_of_tampering() {
         let mut conn = pool.get().unwrap();
         let rows = hexpost::store::games::moves(&mut conn, &id, 0, 1000).unwrap();
         assert_eq!(rows.len() as i64, total);
+        let game_row = hexpost::store::games::get(&mut conn, &id).unwrap().unwrap();
+        let rehash = |row: &MoveRow| hexpost::service::audit::row_hash(&game_row, row).unwrap();
         // A row with a roll, away from both ends.
         let k = rows
             .iter()
@@ -113,14 +115,14 @@ fn verification_finds_each_kind_of_tampering() {
         overwrite(&mut conn, &id, k, &forged);
         assert_diverges(&root, &id, k, "events changed");
         // ...with the row's own hash recomputed: the replay still tells.
-        forged.hash = hexpost::service::audit::row_hash(&forged);
+        forged.hash = rehash(&forged);
         overwrite(&mut conn, &id, k, &forged);
         assert_diverges(&root, &id, k, "events changed, hash recomputed");
         // ...and the action changed instead, hash recomputed.
         let mut forged = original.clone();
         forged.action = json!({"type": "end_turn"}).to_string();
         assert_ne!(forged.action, original.action);
-        forged.hash = hexpost::service::audit::row_hash(&forged);
+        forged.hash = rehash(&forged);
         overwrite(&mut conn, &id, k, &forged);
         assert_diverges(&root, &id, k, "action changed");
         overwrite(&mut conn, &id, k, &original);
@@ -160,7 +162,6 @@ fn verification_finds_each_kind_of_tampering() {
         assert_verifies(&root, &id, total);
 
         // 4. The game row: its state, chain head, move number.
-        let game_row = hexpost::store::games::get(&mut conn, &id).unwrap().unwrap();
         let state = game_row.state.clone().unwrap();
         let at = state.find("\"turn\":").unwrap() + "\"turn\":".len();
         let turn: String = state[at..]
@@ -381,12 +382,13 @@ fn rewrite_tail(conn: &mut hexpost::store::DbConnection, id: &str, k: i64, rows:
         .pop()
         .unwrap()
         .hash;
+    let game = hexpost::store::games::get(conn, id).unwrap().unwrap();
     let mut forged = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let mut row = row.clone();
         row.seq = k + i as i64;
         row.prev_hash = prev;
-        row.hash = hexpost::service::audit::row_hash(&row);
+        row.hash = hexpost::service::audit::row_hash(&game, &row).unwrap();
         prev = row.hash.clone();
         forged.push(row);
     }

@@ -1,19 +1,31 @@
-//! Games that were running when a release changed how the log is written:
-//! `tests/fixtures/running/` holds games stopped in the middle, every
-//! database row of them as the server of their day stored it (the game row
-//! with its seed and state, its players, their accounts and every log row).
+//! Games that were running when the log's committed scheme was deployed
+//! (docs/architecture.md, "The log's hash chain"), continued on both
+//! backends. `tests/fixtures/running/` holds two games stopped in the
+//! middle, every database row of them exactly as the server stored them
+//! before that change (they were recorded by commit 5eb9812, the last to
+//! write rows of the plain scheme only, whose hashes cover what a row
+//! hides): a standard game in which both players hold development cards,
+//! and a shadow game in an auction where seat 0 has bid with a signed move
+//! and seat 1 has not answered. A fixture is never recorded again.
 //!
-//! A fixture is never recorded again; `record` writes one that is missing.
+//! Loaded into a fresh database, each game goes on through the API:
+//!
+//! - while it runs, a player is shown neither the hash of a plain row nor
+//!   the link to one, nor the chain head while it is one; admins and
+//!   verification see everything;
+//! - the sealed bid, a plain row, is kept from the other bidder (its
+//!   action and signed move) until the answers are revealed;
+//! - the rows written from then on are of the committed scheme, the first
+//!   committing to its link to the last plain row; each is checked from
+//!   what a player is shown;
+//! - once the game is over everything is shown, the whole chain verifies,
+//!   and its export imports and verifies elsewhere.
 
 mod common;
 
-use base64::Engine;
-use common::{Backend, TestServer, game};
+use common::{Api, BACKENDS, TestServer, check_served_row, game, register_admin};
 use hexpost::store::games::{GameRow, MoveRow};
-use hexpost_engine::rulesets::{Bid, Step};
-use hexpost_engine::{Action, Cards, GameState, LegalAction, Phase, Resource, Seat};
-use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -21,7 +33,7 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/running")
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone)]
+#[derive(Deserialize, Debug, Clone)]
 struct StoredUser {
     id: i64,
     email: String,
@@ -30,7 +42,7 @@ struct StoredUser {
 }
 
 /// Every column of the game row as it was stored.
-#[derive(Serialize, Deserialize, Debug, Clone)]
+#[derive(Deserialize, Debug, Clone)]
 struct StoredGame {
     id: String,
     variant: String,
@@ -53,12 +65,12 @@ struct StoredGame {
     max_auto_decisions: i32,
     vacation_days: i32,
     clocks: String,
-    wake_at: Option<i64>,
+    // `wake_at` is left out: see `load`.
     version: i64,
 }
 
 /// Every column of a log row as it was stored.
-#[derive(Serialize, Deserialize, Debug, Clone)]
+#[derive(Deserialize, Debug, Clone)]
 struct StoredMove {
     seq: i64,
     actor: String,
@@ -73,11 +85,8 @@ struct StoredMove {
     created_at: i64,
 }
 
-#[derive(Serialize, Deserialize, Debug, Clone)]
+#[derive(Deserialize, Debug, Clone)]
 struct RunningGame {
-    /// How the game was left, for the reader of the fixture.
-    note: String,
-    /// The password of both accounts.
     password: String,
     users: Vec<StoredUser>,
     game: StoredGame,
@@ -86,223 +95,282 @@ struct RunningGame {
     moves: Vec<StoredMove>,
 }
 
-impl From<GameRow> for StoredGame {
-    fn from(g: GameRow) -> Self {
-        StoredGame {
-            id: g.id,
-            variant: g.variant,
-            config: g.config,
-            status: g.status,
-            created_by: g.created_by,
-            seed: g.seed,
-            seed_hash: g.seed_hash,
-            state: g.state,
-            move_number: g.move_number,
-            chain_head: g.chain_head,
-            awaiting: g.awaiting,
-            winner_seat: g.winner_seat,
-            time_limit_secs: g.time_limit_secs,
-            creator_seat: g.creator_seat,
-            created_at: g.created_at,
-            updated_at: g.updated_at,
-            finished_at: g.finished_at,
-            timeout_policy: g.timeout_policy,
-            max_auto_decisions: g.max_auto_decisions,
-            vacation_days: g.vacation_days,
-            clocks: g.clocks,
-            wake_at: g.wake_at,
-            version: g.version,
-        }
-    }
+fn fixture(name: &str) -> RunningGame {
+    let path = dir().join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
 }
 
-impl From<MoveRow> for StoredMove {
-    fn from(m: MoveRow) -> Self {
-        StoredMove {
+/// Writes the fixture's rows as the earlier server left them, as the
+/// migration leaves them (no committed row), and logs its players in:
+/// their clients by seat.
+fn load(server: &TestServer, f: &RunningGame) -> [Api; 2] {
+    let pool = server.db();
+    let mut conn = pool.get().unwrap();
+    for u in &f.users {
+        hexpost::store::users::insert_with_id(
+            &mut conn,
+            u.id,
+            &u.email,
+            &u.display_name,
+            &u.password_hash,
+        )
+        .unwrap();
+    }
+    let g = f.game.clone();
+    let row = GameRow {
+        id: g.id,
+        variant: g.variant,
+        config: g.config,
+        status: g.status,
+        created_by: g.created_by,
+        seed: g.seed,
+        seed_hash: g.seed_hash,
+        state: g.state,
+        move_number: g.move_number,
+        chain_head: g.chain_head,
+        awaiting: g.awaiting,
+        winner_seat: g.winner_seat,
+        time_limit_secs: g.time_limit_secs,
+        creator_seat: g.creator_seat,
+        created_at: g.created_at,
+        updated_at: g.updated_at,
+        finished_at: g.finished_at,
+        timeout_policy: g.timeout_policy,
+        max_auto_decisions: g.max_auto_decisions,
+        vacation_days: g.vacation_days,
+        clocks: g.clocks,
+        // The deadlines were set when the fixture was recorded and have
+        // long passed: the sweeper is kept away until the next move sets
+        // new ones.
+        wake_at: None,
+        version: g.version,
+        committed_from: None,
+    };
+    hexpost::store::games::insert_game(&mut conn, &row).unwrap();
+    for &(seat, user) in &f.players {
+        hexpost::store::games::add_player(&mut conn, &row.id, seat, user).unwrap();
+    }
+    let moves: Vec<MoveRow> = f
+        .moves
+        .iter()
+        .map(|m| MoveRow {
+            game_id: row.id.clone(),
             seq: m.seq,
-            actor: m.actor,
+            actor: m.actor.clone(),
             seat: m.seat,
             user_id: m.user_id,
-            action: m.action,
-            jws: m.jws,
-            events: m.events,
-            state_hash: m.state_hash,
-            prev_hash: m.prev_hash,
-            hash: m.hash,
+            action: m.action.clone(),
+            jws: m.jws.clone(),
+            events: m.events.clone(),
+            state_hash: m.state_hash.clone(),
+            prev_hash: m.prev_hash.clone(),
+            hash: m.hash.clone(),
             created_at: m.created_at,
-        }
-    }
-}
-
-const PASSWORD: &str = "correct horse battery";
-
-fn dump(server: &TestServer, id: &str, note: &str) -> RunningGame {
-    let pool = server.db();
-    let mut conn = pool.get().unwrap();
-    let game = hexpost::store::games::get(&mut conn, id).unwrap().unwrap();
-    let players = hexpost::store::games::players(&mut conn, id).unwrap();
-    let users = players
-        .iter()
-        .map(|&(_, uid)| {
-            let u = hexpost::store::users::by_id(&mut conn, uid)
-                .unwrap()
-                .unwrap();
-            StoredUser {
-                id: u.id,
-                email: u.email,
-                display_name: u.display_name,
-                password_hash: u.password_hash,
-            }
+            sealed: false,
         })
         .collect();
-    let moves = hexpost::store::games::moves(&mut conn, id, 0, 100_000)
-        .unwrap()
-        .into_iter()
-        .map(StoredMove::from)
-        .collect();
-    RunningGame {
-        note: note.into(),
-        password: PASSWORD.into(),
-        users,
-        game: game.into(),
-        players,
-        moves,
-    }
+    hexpost::store::games::insert_moves(&mut conn, &moves).unwrap();
+    [0, 1].map(|seat| {
+        let (_, user) = f.players.iter().find(|(s, _)| *s == seat).unwrap();
+        let email = &f.users.iter().find(|u| u.id == *user).unwrap().email;
+        let api = server.client();
+        let r = api.post(
+            "/api/v1/auth/token",
+            &json!({"email": email, "password": f.password}),
+        );
+        api.with_token(r.ok()["access_token"].as_str().unwrap())
+    })
 }
 
-fn state(server: &TestServer, id: &str) -> GameState {
+/// An admin on a fresh server whose id is none of the fixture's, which an
+/// import keeps.
+fn admin_after_ids_taken(server: &TestServer, f: &RunningGame) -> Api {
+    let id = 1000;
     let pool = server.db();
     let mut conn = pool.get().unwrap();
-    let row = hexpost::store::games::get(&mut conn, id).unwrap().unwrap();
-    serde_json::from_str(&row.state.unwrap()).unwrap()
+    let hash = &f.users[0].password_hash;
+    hexpost::store::users::insert_with_id(&mut conn, id, "root@example.org", "root", hash).unwrap();
+    assert_eq!(
+        f.password, "correct horse battery",
+        "promote_admin logs in with it"
+    );
+    common::promote_admin(server, &server.client(), id, "root@example.org")
 }
 
-/// Buys a development card whenever it can, so that hands hold secrets.
-fn buyer(view: &Value, legal: &[LegalAction], rng: &mut hexpost_engine::rng::GameRng) -> Action {
-    if legal.contains(&LegalAction::BuyDevelopmentCard) {
-        return Action::BuyDevelopmentCard;
+fn verifies(root: &Api, id: &str) -> Value {
+    let report = root
+        .get(&format!("/api/v1/admin/games/{id}/verify"))
+        .ok()
+        .clone();
+    assert_eq!(report["ok"], true, "{report}");
+    report
+}
+
+/// While the game runs, a player's log shows plain rows without their
+/// hashes and links (the first row's link, the public genesis, aside);
+/// the admin's shows them as stored.
+fn assert_plain_rows_withheld(p: &Api, root: &Api, id: &str, plain: i64) {
+    let mine = p.full_log(id, false);
+    let all = root.full_log(id, true);
+    assert!(mine.len() as i64 >= plain);
+    for (row, full) in mine.iter().zip(&all).take(plain as usize) {
+        assert_eq!(row["scheme"], "plain", "{row}");
+        assert!(row["hash"].is_null(), "a plain row's hash is shown: {row}");
+        if row["seq"] == 1 {
+            assert_eq!(row["prev_hash"], full["prev_hash"]);
+        } else {
+            assert!(row["prev_hash"].is_null(), "{row}");
+        }
+        assert!(
+            row["public"].is_null() && row["salts"] == json!({}),
+            "{row}"
+        );
+        assert!(full["hash"].is_string() && full["prev_hash"].is_string());
     }
-    common::choose(view, legal, rng)
+    assert!(game(p, id)["chain_head"].is_null() || mine.len() as i64 > plain);
 }
 
-/// An Ed25519 signing key as PKCS#8 DER, and its public key for the API.
-fn ed25519(seed: [u8; 32]) -> (Vec<u8>, String) {
-    let public = ed25519_dalek::SigningKey::from_bytes(&seed)
-        .verifying_key()
-        .to_bytes();
-    let mut der = vec![
-        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
-        0x20,
-    ];
-    der.extend_from_slice(&seed);
-    (
-        der,
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(public),
-    )
+/// The first committed row links to the last plain one by a commitment,
+/// which a player may open only once the game is over.
+fn assert_bridge(p: &Api, id: &str, first: i64, over: bool) -> Value {
+    let row = p
+        .get(&format!(
+            "/api/v1/games/{id}/log?after={}&limit=1",
+            first - 1
+        ))
+        .ok()[0]
+        .clone();
+    assert_eq!(row["seq"], first);
+    assert_eq!(row["scheme"], "committed", "{row}");
+    assert!(row["public"]["prev"]["commit"].is_string(), "{row}");
+    assert_eq!(row["prev_hash"].is_string(), over, "{row}");
+    assert_eq!(row["salts"].get("prev").is_some(), over, "{row}");
+    check_served_row(id, &row);
+    row
 }
 
-fn write(name: &str, game: &RunningGame) {
-    let path = dir().join(format!("{name}.json"));
-    assert!(!path.exists(), "{name}: a fixture is never recorded again");
-    let mut text = serde_json::to_string_pretty(game).unwrap();
-    text.push('\n');
-    std::fs::write(path, text).unwrap();
+/// Checks every committed row of a player's log from what it shows.
+fn check_committed_rows(p: &Api, id: &str, first: i64) -> usize {
+    let log = p.full_log(id, false);
+    log.iter()
+        .filter(|r| r["seq"].as_i64().unwrap() >= first)
+        .map(|r| check_served_row(id, r))
+        .sum()
 }
 
 #[test]
-#[ignore = "writes fixtures; run only to add a missing one"]
-fn record() {
-    std::fs::create_dir_all(dir()).unwrap();
-    let server = TestServer::start(Backend::Sqlite);
-    let api = server.client();
+fn a_running_standard_game_goes_on_under_the_committed_scheme() {
+    let f = fixture("standard");
+    let plain = f.game.move_number;
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let [a, b] = load(&server, &f);
+        let (root, _) = register_admin(&server, "root");
+        let id = f.game.id.clone();
+        verifies(&root, &id);
+        for p in [&a, &b] {
+            let detail = game(p, &id);
+            assert_eq!(detail["status"], "active");
+            assert!(detail["chain_head"].is_null(), "{}", detail["chain_head"]);
+            assert_plain_rows_withheld(p, &root, &id, plain);
+        }
 
-    // A standard game in which both players have bought development cards.
-    let (a, b, id) = api.new_game("standard", json!({}));
-    let mut bought = [false; 2];
-    let mut moves = 0;
-    while moves < 120 || !(bought[0] && bought[1]) {
-        assert!(moves < 2000, "nobody bought a card");
-        moves += common::play_with_policy([&a, &b], &id, 500 + moves as u64, 1, buyer, |_| {});
-        let s = state(&server, &id);
-        for (i, seen) in bought.iter_mut().enumerate() {
-            *seen |= s.dev_hand(Seat(i as u8)).count() > 0;
+        let made = common::play_moves([&a, &b], &id, 77, 30);
+        assert_eq!(made, 30, "the game ended");
+        let report = verifies(&root, &id);
+        let total = game(&a, &id)["move_number"].as_i64().unwrap();
+        assert_eq!(report["rows_checked"], total);
+        let first = plain + 1;
+        for p in [&a, &b] {
+            assert_plain_rows_withheld(p, &root, &id, plain);
+            let detail = game(p, &id);
+            assert_eq!(detail["chain_head"], report["chain_head"], "{backend:?}");
+            assert_bridge(p, &id, first, false);
+            check_committed_rows(p, &id, first);
         }
-        assert_eq!(game(&a, &id)["status"], "active", "the game ended");
-    }
-    write(
-        "standard",
-        &dump(
-            &server,
-            &id,
-            "standard, both players holding development cards, the game running",
-        ),
-    );
 
-    // A shadow game left in an auction where one bidder has answered with
-    // a signed bid and the other has not.
-    let (a, b, id) = api.new_game("shadow", json!({}));
-    let players = [&a, &b];
-    let mut n = 0u64;
-    let auction = loop {
-        assert!(n < 3000, "no auction with both bidders asked");
-        if let Phase::Variant(Step::Auction(au)) = state(&server, &id).phase()
-            && au.bids == [Bid::Waiting, Bid::Waiting]
-        {
-            break au.clone();
+        // Over: everything is shown and opens.
+        a.post(&format!("/api/v1/games/{id}/resign"), &json!({}))
+            .ok();
+        let report = verifies(&root, &id);
+        let all = root.full_log(&id, true);
+        for p in [&a, &b] {
+            let mine = p.full_log(&id, false);
+            for (row, full) in mine.iter().zip(&all) {
+                for field in ["hash", "prev_hash"] {
+                    assert_eq!(row[field], full[field], "{field}: {row}");
+                }
+            }
+            assert_eq!(game(p, &id)["chain_head"], report["chain_head"]);
+            assert_bridge(p, &id, first, true);
+            check_committed_rows(p, &id, first);
         }
-        common::play_moves(players, &id, 900 + n, 1);
-        n += 1;
-    };
-    let bidder = Seat(0);
-    let who = players
-        .iter()
-        .position(|p| game(p, &id)["your_seat"] == bidder.0)
-        .unwrap();
-    let s = state(&server, &id);
-    let hand = s.player(bidder).hand;
-    let kind = Resource::ALL
-        .into_iter()
-        .find(|r| hand[*r] > 0)
-        .expect("an asked bidder holds cards");
-    let action = serde_json::to_value(Action::Bid {
-        cards: Cards::single(kind, 1),
-    })
-    .unwrap();
-    let (der, public) = ed25519([7; 32]);
-    players[who]
-        .post("/api/v1/me/keys", &json!({"public_key": public}))
-        .ok();
-    let move_number = game(players[who], &id)["move_number"].as_i64().unwrap();
-    let claims = json!({
-        "game_id": id,
-        "move_number": move_number,
-        "action": action,
-        "iat": jsonwebtoken::get_current_timestamp(),
-        "jti": format!("bid-{move_number}"),
-    });
-    let jws = encode(
-        &Header::new(Algorithm::EdDSA),
-        &claims,
-        &EncodingKey::from_ed_der(&der),
-    )
-    .unwrap();
-    players[who]
-        .post(&format!("/api/v1/games/{id}/moves"), &json!({"jws": jws}))
-        .ok();
-    match state(&server, &id).phase() {
-        Phase::Variant(Step::Auction(after)) => {
-            assert_eq!(after.resource, auction.resource);
-            assert!(after.sealed(), "{after:?}");
-            assert!(matches!(after.bids[0], Bid::Cards(_)), "{after:?}");
-        }
-        other => panic!("the auction closed: {other:?}"),
+
+        // Exported, it imports and verifies on a fresh server.
+        let doc = root
+            .get(&format!("/api/v1/admin/games/{id}/export"))
+            .ok()
+            .clone();
+        assert_eq!(doc["game"]["committed_from"], first);
+        let elsewhere = TestServer::start(backend);
+        let admin = admin_after_ids_taken(&elsewhere, &f);
+        let imported = admin.post("/api/v1/admin/games/import", &doc);
+        assert_eq!(
+            imported.ok()["verification"]["ok"],
+            true,
+            "{}",
+            imported.body
+        );
     }
-    write(
-        "shadow",
-        &dump(
-            &server,
-            &id,
-            "shadow, in an auction: seat 0 has bid one card with a signed move, seat 1 has not answered",
-        ),
-    );
+}
+
+#[test]
+fn a_sealed_bid_of_a_running_shadow_game_stays_sealed_until_revealed() {
+    let f = fixture("shadow");
+    let plain = f.game.move_number;
+    let bid = f.moves.last().unwrap().clone();
+    let jws = bid.jws.clone().expect("the bid was signed");
+    let action: Value = serde_json::from_str(&bid.action).unwrap();
+    assert_eq!(action["type"], "bid");
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let [bidder, other] = load(&server, &f);
+        let (root, _) = register_admin(&server, "root");
+        let id = f.game.id.clone();
+        verifies(&root, &id);
+        let row_of = |p: &Api, seq: i64| -> (Value, String) {
+            let r = p.get(&format!("/api/v1/games/{id}/log?after={}&limit=1", seq - 1));
+            let text = serde_json::to_string(&r.body).unwrap();
+            (r.ok()[0].clone(), text)
+        };
+
+        // The other bidder sees that seat 0 answered, and nothing of how.
+        let (row, text) = row_of(&other, plain);
+        assert_eq!(row["action"], json!({"type": "sealed"}), "{row}");
+        assert!(row["jws"].is_null(), "{row}");
+        assert!(!text.contains(&jws) && !text.contains("\"bid\""), "{text}");
+        let whole = serde_json::to_string(&other.full_log(&id, false)).unwrap();
+        assert!(!whole.contains(&jws), "the signed bid is served");
+        assert_eq!(
+            game(&other, &id)["view"]["phase"]["bids"][0],
+            "sealed",
+            "{backend:?}"
+        );
+        // The bidder sees their own bid.
+        let (own, _) = row_of(&bidder, plain);
+        assert_eq!(own["action"], action, "{own}");
+        assert_eq!(own["jws"], jws.as_str());
+
+        // Seat 1 answers: both are revealed, and the rows go on committed.
+        let n = game(&other, &id)["move_number"].as_i64().unwrap();
+        other.submit(&id, n, &json!({"type": "pass_bid"})).ok();
+        let (row, _) = row_of(&other, plain);
+        assert_eq!(row["action"], action, "{row}");
+        assert_eq!(row["jws"], jws.as_str());
+        assert!(row["hash"].is_null(), "a plain row's hash while running");
+        assert_bridge(&other, &id, plain + 1, false);
+        check_committed_rows(&other, &id, plain + 1);
+        verifies(&root, &id);
+    }
 }

@@ -28,9 +28,9 @@ pub async fn full_log(
     let id = path.into_inner();
     let rows = state
         .db(move |conn| {
-            db::get(conn, &id)?.ok_or_else(|| Error::not_found("game"))?;
+            let game = db::get(conn, &id)?.ok_or_else(|| Error::not_found("game"))?;
             db::admin_log(conn, Some(admin.0.id), "read_log", &id, "")?;
-            moves::log(conn, &id, None, after, limit)
+            moves::log(conn, &game, None, after, limit)
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows))
