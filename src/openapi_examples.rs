@@ -366,12 +366,13 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         }),
     );
 
-    let report = audit::verify(&game.row, &game.log);
+    let players = [(0, game.seats[0]), (1, game.seats[1])];
+    let report = audit::verify(&game.row, &players, &game.log);
     out.insert("VerifyReport", value(&report));
     // A row edited after it was written.
     let mut tampered = game.log.clone();
     tampered.last_mut()?.created_at += MINUTE_MS;
-    let divergence = audit::verify(&game.row, &tampered).divergence?;
+    let divergence = audit::verify(&game.row, &players, &tampered).divergence?;
     out.insert("Divergence", value(divergence));
 
     // What may come later in the same game.

@@ -54,7 +54,7 @@ pub async fn verify(
         .db(move |conn| {
             let game = db::get(conn, &id)?.ok_or_else(|| Error::not_found("game"))?;
             let rows = moves::all_rows(conn, &id)?;
-            let report = audit::verify(&game, &rows);
+            let report = audit::verify(&game, &db::players(conn, &id)?, &rows);
             db::admin_log(
                 conn,
                 Some(admin.0.id),

@@ -297,7 +297,8 @@ pub fn import(
             db::add_player(conn, &game.id, seat.seat, seat.user_id)?;
         }
         db::insert_moves(conn, &rows)?;
-        let report = audit::verify(&game, &rows);
+        let players: Vec<(i32, i64)> = doc.seats.iter().map(|s| (s.seat, s.user_id)).collect();
+        let report = audit::verify(&game, &players, &rows);
         if !report.ok {
             return Err(Error::unprocessable(
                 "verification_failed",

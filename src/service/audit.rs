@@ -13,6 +13,10 @@
 //! (`commitments::Scheme`): games' rows from `games.committed_from` on by
 //! the committed scheme (`commitments`), the rows earlier releases wrote by
 //! the plain one (`plain_row_hash`).
+//!
+//! Verification also binds the players: each player's row names the user
+//! in its seat by the start row, and `game_players` holds the start row's
+//! seats.
 
 use super::commitments::{self, Built, Salts, Scheme};
 use crate::store::games::{GameRow, MoveRow};
@@ -157,9 +161,10 @@ pub struct Divergence {
 
 /// Replays the game from its seed and logged actions and checks every
 /// state hash, row hash (and with it every commitment, against the salts
-/// the seed gives) and chain link, and the game row's summary.
-pub fn verify(game: &GameRow, rows: &[MoveRow]) -> VerifyReport {
-    let result = check(game, rows);
+/// the seed gives), chain link and row's maker, the players' seats
+/// (`players`: the game's `(seat, user)` rows) and the game row's summary.
+pub fn verify(game: &GameRow, players: &[(i32, i64)], rows: &[MoveRow]) -> VerifyReport {
+    let result = check(game, players, rows);
     VerifyReport {
         game_id: game.id.clone(),
         ok: result.is_ok(),
@@ -172,7 +177,45 @@ pub fn verify(game: &GameRow, rows: &[MoveRow]) -> VerifyReport {
     }
 }
 
-fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
+/// Who may have made a row.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Maker {
+    /// `server`, naming no user.
+    Server,
+    /// `seat:N`, naming the user the start row seats in N.
+    Player,
+    /// A player, or `timeout` (the server deciding for the seat), naming
+    /// no user.
+    PlayerOrTimeout,
+}
+
+fn made_by(row: &MoveRow, seats: Option<[i64; 2]>, maker: Maker) -> Result<(), String> {
+    let by_server = match (maker, row.actor.as_str()) {
+        (Maker::Server, "server") | (Maker::PlayerOrTimeout, "timeout") => true,
+        (Maker::Server, actor) => {
+            return Err(format!("the row's actor is {actor}, not the server"));
+        }
+        _ => false,
+    };
+    if by_server {
+        return match row.user_id {
+            None => Ok(()),
+            Some(_) => Err("a row the server made names a user".into()),
+        };
+    }
+    let seat = row.seat.ok_or("a player's row without a seat")?;
+    if row.actor != format!("seat:{seat}") {
+        return Err(format!("the row's actor {} is not seat {seat}", row.actor));
+    }
+    let sitting = seats.and_then(|s| s.get(seat as usize).copied());
+    match row.user_id {
+        None => Err("a player's row names no user".into()),
+        Some(user) if Some(user) == sitting => Ok(()),
+        Some(_) => Err("the move's user does not sit in its seat".into()),
+    }
+}
+
+fn check(game: &GameRow, players: &[(i32, i64)], rows: &[MoveRow]) -> Result<i64, Divergence> {
     let fail = |seq: i64, problem: String| Divergence { seq, problem };
     let seed = decode_seed(&game.seed)
         .ok_or_else(|| fail(0, "the stored seed is not 32 hex bytes".into()))?;
@@ -222,7 +265,9 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
             ));
         }
         let mut sealed = false;
-        let events_json = if let Ok(server) = serde_json::from_str::<ServerAction>(&row.action) {
+        let (events_json, maker) = if let Ok(server) =
+            serde_json::from_str::<ServerAction>(&row.action)
+        {
             match server {
                 ServerAction::Start {
                     seats: s,
@@ -248,14 +293,22 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                     let (st, events) = GameState::opening(&config, GameRng::from_seed_bytes(seed))
                         .map_err(|e| fail(seq, format!("config no longer valid: {e}")))?;
                     state = Some(st);
-                    serde_json::to_string(&events).unwrap_or_default()
+                    (
+                        serde_json::to_string(&events).unwrap_or_default(),
+                        Maker::Server,
+                    )
                 }
                 ServerAction::Resign { seat } | ServerAction::Forfeit { seat } => {
                     if row.seat != Some(seat as i32) {
                         return Err(fail(seq, "the row names another seat".into()));
                     }
                     automation_settled(state.as_ref(), seq)?;
-                    row.events.clone()
+                    let maker = if matches!(server, ServerAction::Resign { .. }) {
+                        Maker::Player
+                    } else {
+                        Maker::Server
+                    };
+                    (row.events.clone(), maker)
                 }
                 ServerAction::AutomatedStep { seat } => {
                     let st = state.as_mut().ok_or_else(|| {
@@ -274,7 +327,10 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                             return Err(fail(seq, "no automated step was due here".into()));
                         }
                     }
-                    serde_json::to_string(&events).unwrap_or_default()
+                    (
+                        serde_json::to_string(&events).unwrap_or_default(),
+                        Maker::Server,
+                    )
                 }
             }
         } else {
@@ -287,17 +343,16 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
             let seat = row
                 .seat
                 .ok_or_else(|| fail(seq, "a player move without a seat".into()))?;
-            if let (Some(s), Some(uid)) = (seats, row.user_id)
-                && s.get(seat as usize) != Some(&uid)
-            {
-                return Err(fail(seq, "the move's user does not sit in its seat".into()));
-            }
             let events = st
                 .apply_decision(Seat(seat as u8), &action)
                 .map_err(|e| fail(seq, format!("the action does not replay: {e}")))?;
             sealed = st.sealed_answers().contains(&Seat(seat as u8));
-            serde_json::to_string(&events).unwrap_or_default()
+            (
+                serde_json::to_string(&events).unwrap_or_default(),
+                Maker::PlayerOrTimeout,
+            )
         };
+        made_by(row, seats, maker).map_err(|p| fail(seq, p))?;
         if events_json != row.events {
             return Err(fail(
                 seq,
@@ -342,6 +397,16 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
             0,
             "the game row's chain head is not the last row's hash".into(),
         ));
+    }
+    if let Some(s) = seats {
+        let mut seated = players.to_vec();
+        seated.sort_unstable();
+        if seated != [(0, s[0]), (1, s[1])] {
+            return Err(fail(
+                0,
+                "the players' seats (game_players) are not the start row's".into(),
+            ));
+        }
     }
     if let (Some(st), Some(stored)) = (&state, &game.state)
         && serde_json::to_string(st).ok().as_deref() != Some(stored.as_str())
