@@ -278,6 +278,9 @@ impl Checker<'_> {
         let view = &detail["view"];
         assert_no_keys(detail, &SECRET_KEYS, "game detail");
         assert!(detail.get("state").is_none());
+        // Every row of a game started now is of the committed scheme,
+        // whose hashes may be shown.
+        assert!(detail["chain_head"].is_string(), "{}", detail["chain_head"]);
         if detail["status"] == "active" {
             assert!(detail["seed"].is_null(), "the seed is served while playing");
         }
@@ -348,6 +351,7 @@ impl Checker<'_> {
     /// hidden card underneath changes nothing the seat reads but that
     /// commitment and the hash.
     fn check_log_row(&mut self, p: &Api, seat: Seat, row: &Value, stored: &[Event]) {
+        assert_no_keys(row, &EVENT_SECRET_KEYS, "log row");
         assert!(row["jws"].is_null(), "an unsigned move: {row}");
         let hidden = stored
             .iter()
