@@ -53,6 +53,7 @@ fn game_row(creator: i64) -> GameRow {
         clocks: String::new(),
         wake_at: None,
         version: 0,
+        committed_from: None,
     }
 }
 
@@ -70,6 +71,7 @@ fn log_row(seq: i64, user: i64) -> MoveRow {
         prev_hash: format!("head-{}", seq - 1),
         hash: format!("head-{seq}"),
         created_at: 10 * seq,
+        sealed: seq % 2 == 0,
     }
 }
 
@@ -105,6 +107,7 @@ fn moved_to(game: &GameRow, seq: i64) -> GameRow {
         chain_head: format!("head-{seq}"),
         state: Some(format!("{{\"seq\":{seq}}}")),
         updated_at: 10 * seq,
+        committed_from: Some(1),
         ..game.clone()
     }
 }
@@ -151,6 +154,7 @@ fn a_change_is_written_whole_and_raises_the_version() {
         assert_eq!(after.chain_head, "head-2", "{backend:?}");
         assert_eq!(after.state.as_deref(), Some("{\"seq\":2}"), "{backend:?}");
         assert_eq!(after.updated_at, 20, "{backend:?}");
+        assert_eq!(after.committed_from, Some(1), "{backend:?}");
         assert_eq!(
             games::moves(&mut conn, GAME, 0, 10).unwrap(),
             rows.to_vec(),

@@ -326,7 +326,7 @@ pub async fn log(
                 .into_iter()
                 .find(|(_, u)| *u == user.id)
                 .map(|(s, _)| hexpost_engine::Seat(s as u8));
-            moves::log(conn, &id, Some(seat), after, limit)
+            moves::log(conn, &game, Some(seat), after, limit)
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows))

@@ -20,7 +20,7 @@ use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel::sql_types::{Array, BigInt, Integer, Nullable, Text};
+use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text};
 
 /// One change of a game. `game` carries its new values and the version it
 /// was read at.
@@ -117,6 +117,7 @@ struct MoveColumns<'a> {
     prev_hash: Vec<&'a str>,
     hash: Vec<&'a str>,
     created_at: Vec<i64>,
+    sealed: Vec<bool>,
 }
 
 #[derive(Default)]
@@ -165,6 +166,7 @@ impl<'a> PgChange<'a> {
             moves.prev_hash.push(&r.prev_hash);
             moves.hash.push(&r.hash);
             moves.created_at.push(r.created_at);
+            moves.sealed.push(r.sealed);
         }
         let mut mails = MailColumns::default();
         for m in change.mails {
@@ -259,6 +261,8 @@ impl QueryFragment<Pg> for PgChange<'_> {
         out.push_bind_param::<Text, _>(&g.clocks)?;
         out.push_sql(", wake_at = ");
         out.push_bind_param::<Nullable<BigInt>, _>(&g.wake_at)?;
+        out.push_sql(", committed_from = ");
+        out.push_bind_param::<Nullable<BigInt>, _>(&g.committed_from)?;
         out.push_sql(", version = version + 1 WHERE id = ");
         out.push_bind_param::<Text, _>(&g.id)?;
         out.push_sql(" AND version = ");
@@ -279,7 +283,7 @@ impl QueryFragment<Pg> for PgChange<'_> {
         // to insert.
         out.push_sql(
             " RETURNING id), m AS (INSERT INTO moves (game_id, seq, actor, seat, user_id, \
-             action, jws, events, state_hash, prev_hash, hash, created_at) \
+             action, jws, events, state_hash, prev_hash, hash, created_at, sealed) \
              SELECT g.id, r.* FROM g, unnest(",
         );
         let m = &self.moves;
@@ -296,6 +300,7 @@ impl QueryFragment<Pg> for PgChange<'_> {
             &m.prev_hash => Array<Text>,
             &m.hash => Array<Text>,
             &m.created_at => Array<BigInt>,
+            &m.sealed => Array<Bool>,
         );
         // A digest is queued once a day per person: its Message-ID is
         // fixed, and a second one for the same day is dropped.

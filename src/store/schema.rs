@@ -52,6 +52,7 @@ diesel::table! {
         clocks -> Text,
         wake_at -> Nullable<BigInt>,
         version -> BigInt,
+        committed_from -> Nullable<BigInt>,
     }
 }
 
@@ -89,6 +90,7 @@ diesel::table! {
         prev_hash -> Text,
         hash -> Text,
         created_at -> BigInt,
+        sealed -> Bool,
     }
 }
 

@@ -5,7 +5,7 @@
 mod read_log;
 mod request;
 
-pub use read_log::{LogEntry, all_rows, log};
+pub use read_log::{LogEntry, all_rows, log, log_entry};
 pub use request::{IdempotencyKey, MoveRequest};
 
 use super::chain::{Entry, NewRows, RecentEvents};
