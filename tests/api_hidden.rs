@@ -725,32 +725,11 @@ fn open_auction(server: &TestServer) -> (Api, Api, String) {
 /// A signed move: the compact JWS of its claims with an Ed25519 key the
 /// player registers first.
 fn signed(p: &Api, id: &str, key_seed: [u8; 32], action: &Value) -> String {
-    use base64::Engine;
-    let public = ed25519_dalek::SigningKey::from_bytes(&key_seed)
-        .verifying_key()
-        .to_bytes();
-    p.post(
-        "/api/v1/me/keys",
-        &json!({"public_key": base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(public)}),
-    )
-    .ok();
-    // PKCS#8 v1 of the key, as jsonwebtoken takes it.
-    let mut der = vec![
-        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
-        0x20,
-    ];
-    der.extend_from_slice(&key_seed);
+    let key = common::ed25519::Ed25519::from_seed(key_seed);
+    let user = p.get("/api/v1/me").ok()["id"].as_i64().unwrap();
+    key.register(p, user).ok();
     let n = game(p, id)["move_number"].as_i64().unwrap();
-    let claims = json!({
-        "game_id": id, "move_number": n, "action": action,
-        "iat": jsonwebtoken::get_current_timestamp(), "jti": format!("sealed-{n}"),
-    });
-    jsonwebtoken::encode(
-        &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::EdDSA),
-        &claims,
-        &jsonwebtoken::EncodingKey::from_ed_der(&der),
-    )
-    .unwrap()
+    key.sign(&common::ed25519::move_claims(id, n, action))
 }
 
 #[test]
