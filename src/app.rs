@@ -34,9 +34,11 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(config: Config, pool: DbPool) -> AppState {
+        crate::auth::password::prepare();
         AppState {
             tokens: TokenKeys::new(
                 &config.jwt_keys,
+                &config.jwt_issuer,
                 &config.jwt_audience,
                 config.access_token_ttl_secs,
             ),
@@ -85,10 +87,7 @@ impl Db for web::Data<AppState> {
     {
         let state = self.clone();
         web::block(move || {
-            let mut conn = state
-                .pool
-                .get()
-                .map_err(|e| Error::unavailable(format!("database unavailable: {e}")))?;
+            let mut conn = state.pool.get().map_err(crate::store::unavailable)?;
             f(&mut conn)
         })
         .await?
@@ -199,6 +198,11 @@ impl utoipa::Modify for CommonProblems {
                         None,
                     );
                     add(
+                        "408",
+                        "The body did not arrive within `REQUEST_READ_TIMEOUT_SECS` of the head (`body_timeout`)",
+                        None,
+                    );
+                    add(
                         "422",
                         "Body of the wrong shape (`invalid_body`)",
                         wrong_shape.as_ref(),
@@ -276,10 +280,11 @@ fn common_problem(status: &str, path: &str) -> Option<Error> {
             limit: 65_536,
         })),
         "415" => Some(problem::payload_error(&J::ContentType)),
+        "408" => Some(api::body_deadline::body_timed_out()),
         "429" => Some(Error::too_many(12)),
         "500" => Some(Error::server_failure()),
         "503" => Some(Error::unavailable(
-            "database unavailable: timed out waiting for connection",
+            "the database is unavailable; retry later",
         )),
         _ => None,
     }

@@ -10,6 +10,9 @@ pub struct Config {
     /// `postgres://…` or `sqlite://path`.
     pub database_url: String,
     pub database_pool_size: u32,
+    /// How long a request waits for a pooled connection before it gets
+    /// 503 (the database is down, or every connection busy).
+    pub database_checkout_timeout: std::time::Duration,
     /// How many games an instance keeps as it last wrote them, so that the
     /// next move of one needs no read (`service::game_cache`); 0 = none.
     pub game_cache_size: usize,
@@ -19,11 +22,22 @@ pub struct Config {
     /// Signing keys for access tokens, newest first: (key id, secret).
     /// The first signs; all verify, so a key can be rotated out gently.
     pub jwt_keys: Vec<(String, Vec<u8>)>,
+    /// The `iss` of access tokens: issued with it, and required of them.
+    pub jwt_issuer: String,
     pub jwt_audience: String,
     pub access_token_ttl_secs: u64,
     /// Origins allowed to call the API from a browser; empty = none.
     pub cors_origins: Vec<String>,
     pub body_limit_bytes: usize,
+    /// How long a client may take to send a request's head, and then its
+    /// body.
+    pub request_read_timeout: std::time::Duration,
+    /// Connections this instance holds open at most; past it, new ones
+    /// wait in the kernel's queue until one closes.
+    pub max_connections: usize,
+    /// How long an idle connection is kept for the client's next request;
+    /// None: every connection serves one request.
+    pub keep_alive: Option<std::time::Duration>,
     pub login_rate_per_minute: u32,
     pub move_rate_per_minute: u32,
     pub log_json: bool,
@@ -112,10 +126,14 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
     };
     Ok(Config {
         database_pool_size: num("DATABASE_POOL_SIZE", 10)? as u32,
+        database_checkout_timeout: std::time::Duration::from_millis(
+            num("DATABASE_CHECKOUT_TIMEOUT_MS", 2000)?.max(1),
+        ),
         public_base_url: get("PUBLIC_BASE_URL")
             .unwrap_or_else(|| format!("http://{bind}"))
             .trim_end_matches('/')
             .to_string(),
+        jwt_issuer: get("JWT_ISSUER").unwrap_or_else(|| "hexpost".into()),
         jwt_audience: get("JWT_AUDIENCE").unwrap_or_else(|| "hexpost".into()),
         access_token_ttl_secs: num("ACCESS_TOKEN_TTL_SECS", 3600)?,
         cors_origins: get("CORS_ALLOWED_ORIGINS")
@@ -127,6 +145,13 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
             })
             .unwrap_or_default(),
         body_limit_bytes: num("BODY_LIMIT_BYTES", 64 * 1024)? as usize,
+        request_read_timeout: std::time::Duration::from_secs(
+            num("REQUEST_READ_TIMEOUT_SECS", 10)?.max(1),
+        ),
+        max_connections: num("HTTP_MAX_CONNECTIONS", 4096)?.max(1) as usize,
+        keep_alive: Some(num("HTTP_KEEP_ALIVE_SECS", 5)?)
+            .filter(|secs| *secs > 0)
+            .map(std::time::Duration::from_secs),
         login_rate_per_minute: num("RATE_LIMIT_LOGIN_PER_MINUTE", 10)? as u32,
         move_rate_per_minute: num("RATE_LIMIT_MOVES_PER_MINUTE", 120)? as u32,
         game_cache_size: num("GAME_CACHE_SIZE", 1000)? as usize,
@@ -258,9 +283,11 @@ fn local_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
         Ok(key.as_bytes().to_vec())
     };
     if let Ok(text) = std::fs::read_to_string(&path) {
+        crate::private_files::narrow(&path)
+            .map_err(|e| err(format!("cannot make {} private: {e}", path.display())))?;
         return stored(text);
     }
-    std::fs::create_dir_all(data_dir)
+    crate::private_files::create_dir(data_dir)
         .map_err(|e| err(format!("cannot create {}: {e}", data_dir.display())))?;
     let bytes: [u8; 32] = rand::rng().random();
     let secret = hex::encode(bytes);
@@ -268,7 +295,7 @@ fn local_secret(data_dir: &std::path::Path) -> Result<Vec<u8>, ConfigError> {
     // at the same moment never reads a half-written key, and the first
     // process to publish its key is the one every other process uses.
     let tmp = data_dir.join(format!("jwt-secret.{}.tmp", &secret[..16]));
-    std::fs::write(&tmp, &secret)
+    crate::private_files::write(&tmp, secret.as_bytes())
         .map_err(|e| err(format!("cannot write {}: {e}", tmp.display())))?;
     let published = std::fs::hard_link(&tmp, &path).or_else(|e| match e.kind() {
         std::io::ErrorKind::AlreadyExists => Ok(()),
@@ -371,6 +398,16 @@ mod tests {
                 .collect()
         });
         assert!(keys.iter().all(|k| k == &keys[0] && k.len() == 64));
+        // Only the server's user may read the key: it mints admin tokens.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join("jwt-secret")), 0o600);
+        // One an older release left readable is narrowed when it is read.
+        let loose = std::fs::Permissions::from_mode(0o644);
+        std::fs::set_permissions(dir.join("jwt-secret"), loose).unwrap();
+        assert_eq!(local_secret(&dir).unwrap(), keys[0]);
+        assert_eq!(mode(&dir.join("jwt-secret")), 0o600);
         std::fs::write(dir.join("jwt-secret"), "").unwrap();
         assert_eq!(local_secret(&dir).unwrap_err().var, "JWT_KEYS");
         let _ = std::fs::remove_dir_all(&dir);

@@ -8,6 +8,10 @@
 use actix_web::http::StatusCode;
 use serde::Serialize;
 
+/// The `Retry-After` of `503 unavailable`: about as long as PostgreSQL
+/// takes to restart.
+pub const RETRY_UNAVAILABLE_SECS: u64 = 5;
+
 #[derive(Debug)]
 pub struct Error {
     pub status: StatusCode,
@@ -114,13 +118,17 @@ impl Error {
         )
     }
 
+    /// The server cannot serve now (its database is out of reach); the
+    /// client may retry after `RETRY_UNAVAILABLE_SECS`.
     pub fn unavailable(detail: impl Into<String>) -> Self {
-        Self::new(
+        let mut e = Self::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "unavailable",
             "Service unavailable",
             detail,
-        )
+        );
+        e.retry_after = Some(RETRY_UNAVAILABLE_SECS);
+        e
     }
 }
 

@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 /// background tasks — sits above them.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("error", &[]),
-    ("store", &["error", "config"]),
+    ("private_files", &[]),
+    ("store", &["error", "config", "private_files"]),
     ("auth", &["error", "config"]),
-    ("mail", &["error", "config", "store"]),
+    ("mail", &["error", "config", "store", "private_files"]),
     ("service", &["error", "config", "store", "mail", "auth"]),
 ];
 

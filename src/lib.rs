@@ -15,6 +15,7 @@ pub mod mail;
 pub mod mail_worker;
 pub mod metrics;
 pub mod openapi_examples;
+pub mod private_files;
 pub mod ratelimit;
 pub mod server;
 pub mod service;

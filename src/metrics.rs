@@ -350,7 +350,7 @@ pub async fn endpoint(state: web::Data<AppState>, req: HttpRequest) -> Result<Ht
             .headers()
             .get(actix_web::http::header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
+            .and_then(crate::api::caller::bearer_credentials);
         if !given.is_some_and(|g| same_secret(g.as_bytes(), token.as_bytes())) {
             return Err(Error::unauthorized(
                 "/metrics needs Authorization: Bearer <METRICS_TOKEN>",

@@ -13,7 +13,7 @@ use crate::service::chain::{Entry, NewRows};
 use crate::service::games::{
     self as svc, CreateGame, Created, GameDetail, GameSummary, PlayerInfo,
 };
-use crate::service::moves::{LogEntry, MoveOutcome};
+use crate::service::moves::MoveOutcome;
 use crate::service::{Now, timeouts};
 use crate::store::games::{GameRow, MoveRow, status, timeout_policy};
 use hexpost_engine::actions::LegalAction;
@@ -254,6 +254,7 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         clocks: String::new(),
         wake_at: None,
         version: 0,
+        committed_from: None,
     };
     out.insert("CreateGame", request);
     out.insert(
@@ -285,18 +286,18 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     for _ in 0..MAX_ACTIONS {
         let expected = game.row.move_number;
         let (seat, action) = next_action(&game.state, &mut choices, true)?;
-        let Some((events, row)) = game.play(seat, &action) else {
+        let Some((events, _)) = game.play(seat, &action) else {
             continue;
         };
         if action == Action::RollDice
             && events.iter().any(|e| matches!(e, Event::Produced { .. }))
             && game.state.legal_actions(seat).iter().any(builds)
         {
-            shown = Some((seat, expected, events, row));
+            shown = Some((seat, expected, events));
             break;
         }
     }
-    let (mover, expected, events, row) = shown?;
+    let (mover, expected, events) = shown?;
     let user = game.seats[mover.index()];
     let viewer = Some(mover);
     out.insert(
@@ -308,21 +309,6 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     let legal = game.state.legal_actions(mover);
     let produced = events.iter().find(|e| matches!(e, Event::Produced { .. }));
     out.insert("Event", value(produced?));
-    out.insert(
-        "LogEntry",
-        value(LogEntry {
-            seq: row.seq,
-            actor: row.actor.clone(),
-            seat: row.seat.map(|s| s as u8),
-            action: serde_json::from_str(&row.action).ok()?,
-            jws: None,
-            events: events.iter().map(value).collect(),
-            state_hash: row.state_hash.clone(),
-            prev_hash: row.prev_hash.clone(),
-            hash: row.hash.clone(),
-            created_at: row.created_at,
-        }),
-    );
     out.insert(
         "MoveOutcome",
         value(MoveOutcome {
@@ -373,7 +359,7 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         "GameDetail",
         value(GameDetail {
             summary,
-            chain_head: game.row.chain_head.clone(),
+            chain_head: Some(game.row.chain_head.clone()),
             seed: None,
             config: value(&config),
             view: Some(view),
@@ -381,12 +367,13 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         }),
     );
 
-    let report = audit::verify(&game.row, &game.log);
+    let players = [(0, game.seats[0]), (1, game.seats[1])];
+    let report = audit::verify(&game.row, &players, &game.log);
     out.insert("VerifyReport", value(&report));
     // A row edited after it was written.
     let mut tampered = game.log.clone();
     tampered.last_mut()?.created_at += MINUTE_MS;
-    let divergence = audit::verify(&game.row, &tampered).divergence?;
+    let divergence = audit::verify(&game.row, &players, &tampered).divergence?;
     out.insert("Divergence", value(divergence));
 
     // What may come later in the same game.
@@ -408,6 +395,34 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         })
     })?;
     out.insert("MaritimeOption", value(maritime));
+
+    // A log row as the other player reads it: a bought development card,
+    // shown without the card and committed to in the row's skeleton.
+    for _ in 0..MAX_ACTIONS {
+        let (seat, action) = next_action(&game.state, &mut choices, false)?;
+        let action = if game
+            .state
+            .legal_actions(seat)
+            .contains(&LegalAction::BuyDevelopmentCard)
+        {
+            Action::BuyDevelopmentCard
+        } else {
+            action
+        };
+        let Some((events, row)) = game.play(seat, &action) else {
+            continue;
+        };
+        if events
+            .iter()
+            .any(|e| matches!(e, Event::DevCardBought { .. }))
+        {
+            let reader = Some(Some(seat.opponent()));
+            let entry = crate::service::moves::log_entry(&game.row, reader, row).ok()?;
+            out.insert("LogEntry", value(&entry));
+            out.insert("Skeleton", value(entry.public?));
+            break;
+        }
+    }
     Some(())
 }
 

@@ -7,6 +7,7 @@ use crate::mail_worker::Worker;
 use crate::store;
 use crate::sweeper::Sweeper;
 use actix_cors::Cors;
+use actix_web::http::KeepAlive;
 use actix_web::{App, HttpServer, web};
 use std::sync::Arc;
 use utoipa::OpenApi;
@@ -27,7 +28,11 @@ pub fn init_logging(json: bool) {
 
 /// Connects and migrates; the shared start of `serve` and `migrate`.
 pub fn open_store(config: &Config) -> Result<store::DbPool, store::StoreError> {
-    let pool = store::connect(&config.database_url, config.database_pool_size)?;
+    let pool = store::connect_waiting(
+        &config.database_url,
+        config.database_pool_size,
+        config.database_checkout_timeout,
+    )?;
     let mut conn = pool.get()?;
     let ran = store::migrate(&mut conn)?;
     if ran > 0 {
@@ -95,6 +100,10 @@ pub fn build(
     listener: std::net::TcpListener,
 ) -> std::io::Result<Serving> {
     let body_limit = state.config.body_limit_bytes;
+    let read_timeout = state.config.request_read_timeout;
+    let max_connections = state.config.max_connections;
+    let keep_alive = state.config.keep_alive;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     // A blocking task either waits for one of the pool's connections or
     // hashes a password (a few at a time), so more threads than that per
     // worker only wait, each with a stack and an allocator heap of its
@@ -123,6 +132,12 @@ pub fn build(
             App::new()
                 .app_data(state.clone())
                 .configure(|cfg| app::extractor_config(cfg, body_limit))
+                .wrap(actix_web::middleware::from_fn(
+                    crate::api::body_deadline::middleware,
+                ))
+                .wrap(actix_web::middleware::from_fn(
+                    crate::api::clean_path::middleware,
+                ))
                 .wrap(cors(&state.config))
                 .wrap(actix_web::middleware::Logger::new(
                     "%r %s %Dms request_id=%{x-request-id}i",
@@ -161,6 +176,16 @@ pub fn build(
             )
             // The browser client; unknown paths still get the API's 404.
             .default_service(web::to(crate::web_client::serve))
+    })
+    .workers(workers)
+    // actix's cap is per worker; the setting is the instance's.
+    .max_connections(max_connections.div_ceil(workers))
+    // A head that is slow to come is cut off by actix, a body by
+    // api::body_deadline, both after the same time.
+    .client_request_timeout(read_timeout)
+    .keep_alive(match keep_alive {
+        Some(idle) => KeepAlive::Timeout(idle),
+        None => KeepAlive::Disabled,
     })
     .worker_max_blocking_threads(blocking_threads)
     .listen(listener)?

@@ -1,6 +1,8 @@
 //! The deadline sweeper: runs inside `hexpost serve` beside the mail
 //! worker, finds the games whose reminder or deadline time has come, and
-//! sweeps each in a transaction of its own (`service::timeouts`). Any number
+//! sweeps each in a transaction of its own (`service::timeouts`). Each
+//! round also deletes the signed moves' jtis that have expired
+//! (`store::used_jtis`). Any number
 //! of instances may sweep at once: each game's sweep locks its row and
 //! re-reads its clocks, so every deadline is acted on once.
 
@@ -67,9 +69,15 @@ impl Sweeper {
         }
     }
 
-    /// Sweeps every game due now; returns what was done.
+    /// Sweeps every game due now, and forgets the signed moves' jtis that
+    /// have expired; returns what was done to games.
     pub fn round(&self) -> Result<Swept, String> {
         let mut conn = self.pool.get().map_err(|e| e.to_string())?;
+        match crate::store::used_jtis::forget_expired(&mut conn, self.clock.now()) {
+            Ok(0) => {}
+            Ok(n) => tracing::debug!(jtis = n, "expired jtis forgotten"),
+            Err(e) => tracing::warn!(error = %e, "forgetting expired jtis failed"),
+        }
         let mut total = Swept::default();
         for _ in 0..MAX_BATCHES {
             let now = Now {

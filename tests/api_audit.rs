@@ -85,6 +85,8 @@ fn verification_finds_each_kind_of_tampering() {
         let mut conn = pool.get().unwrap();
         let rows = hexpost::store::games::moves(&mut conn, &id, 0, 1000).unwrap();
         assert_eq!(rows.len() as i64, total);
+        let game_row = hexpost::store::games::get(&mut conn, &id).unwrap().unwrap();
+        let rehash = |row: &MoveRow| hexpost::service::audit::row_hash(&game_row, row).unwrap();
         // A row with a roll, away from both ends.
         let k = rows
             .iter()
@@ -113,14 +115,14 @@ fn verification_finds_each_kind_of_tampering() {
         overwrite(&mut conn, &id, k, &forged);
         assert_diverges(&root, &id, k, "events changed");
         // ...with the row's own hash recomputed: the replay still tells.
-        forged.hash = hexpost::service::audit::row_hash(&forged);
+        forged.hash = rehash(&forged);
         overwrite(&mut conn, &id, k, &forged);
         assert_diverges(&root, &id, k, "events changed, hash recomputed");
         // ...and the action changed instead, hash recomputed.
         let mut forged = original.clone();
         forged.action = json!({"type": "end_turn"}).to_string();
         assert_ne!(forged.action, original.action);
-        forged.hash = hexpost::service::audit::row_hash(&forged);
+        forged.hash = rehash(&forged);
         overwrite(&mut conn, &id, k, &forged);
         assert_diverges(&root, &id, k, "action changed");
         overwrite(&mut conn, &id, k, &original);
@@ -160,7 +162,6 @@ fn verification_finds_each_kind_of_tampering() {
         assert_verifies(&root, &id, total);
 
         // 4. The game row: its state, chain head, move number.
-        let game_row = hexpost::store::games::get(&mut conn, &id).unwrap().unwrap();
         let state = game_row.state.clone().unwrap();
         let at = state.find("\"turn\":").unwrap() + "\"turn\":".len();
         let turn: String = state[at..]
@@ -381,12 +382,13 @@ fn rewrite_tail(conn: &mut hexpost::store::DbConnection, id: &str, k: i64, rows:
         .pop()
         .unwrap()
         .hash;
+    let game = hexpost::store::games::get(conn, id).unwrap().unwrap();
     let mut forged = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let mut row = row.clone();
         row.seq = k + i as i64;
         row.prev_hash = prev;
-        row.hash = hexpost::service::audit::row_hash(&row);
+        row.hash = hexpost::service::audit::row_hash(&game, &row).unwrap();
         prev = row.hash.clone();
         forged.push(row);
     }
@@ -475,5 +477,82 @@ fn automated_steps_are_rows_of_their_own() {
             rewrite_tail(&mut conn, &id, k, tail);
             assert_verifies(&root, &id, total);
         }
+    }
+}
+
+/// Changes the stored `user_id` of row `seq`.
+fn set_user(conn: &mut hexpost::store::DbConnection, id: &str, seq: i64, user: Option<i64>) {
+    let n = diesel::update(
+        moves::table
+            .filter(moves::game_id.eq(id))
+            .filter(moves::seq.eq(seq)),
+    )
+    .set(moves::user_id.eq(user))
+    .execute(conn)
+    .unwrap();
+    assert_eq!(n, 1);
+}
+
+/// Who sits where and who made each move, tampered with in the database,
+/// fails verification: the start row fixes the seats, and every player's
+/// row must name the user in its seat.
+fn assert_players_bound(server: &TestServer, root: &Api, id: &str) {
+    let rows_checked = verify(root, id)["rows_checked"].as_i64().unwrap();
+    assert_verifies(root, id, rows_checked);
+    let pool = server.db();
+    let mut conn = pool.get().unwrap();
+    let players = hexpost::store::games::players(&mut conn, id).unwrap();
+    let [(0, first), (1, second)] = players[..] else {
+        panic!("{players:?}");
+    };
+
+    // The seats swapped: each would read the other's hand.
+    hexpost::store::games::set_seats(&mut conn, id, &[(0, second), (1, first)]).unwrap();
+    assert_diverges(root, id, 0, "seats swapped");
+    hexpost::store::games::set_seats(&mut conn, id, &players).unwrap();
+    assert_verifies(root, id, rows_checked);
+
+    // A player's move that names no user, or the other player.
+    let rows = hexpost::store::games::moves(&mut conn, id, 0, 10_000).unwrap();
+    let mv = rows
+        .iter()
+        .find(|r| r.seq > 5 && r.actor.starts_with("seat:"))
+        .expect("a player's move");
+    let other = if mv.user_id == Some(first) {
+        second
+    } else {
+        first
+    };
+    for forged in [None, Some(other)] {
+        set_user(&mut conn, id, mv.seq, forged);
+        assert_diverges(root, id, mv.seq, "the move's user changed");
+    }
+    // A row the server made that names a user.
+    let by_server = rows.iter().find(|r| r.actor == "server").unwrap();
+    set_user(&mut conn, id, by_server.seq, Some(first));
+    assert_diverges(root, id, by_server.seq, "a server row names a user");
+    set_user(&mut conn, id, by_server.seq, None);
+    set_user(&mut conn, id, mv.seq, mv.user_id);
+    assert_verifies(root, id, rows_checked);
+}
+
+#[test]
+fn seats_and_acting_users_are_bound_to_the_chain() {
+    for backend in BACKENDS {
+        // A game of the committed scheme, whose row hashes cover the user.
+        let server = TestServer::start(backend);
+        let (_a, _b, id, root, _) = played_game(&server, 30, 5);
+        assert_players_bound(&server, &root, &id);
+        // A game stored before it, whose row hashes do not: its start row
+        // and the binding of each move to its seat still tell.
+        let server = TestServer::start(backend);
+        let (root, _) = register_admin(&server, "root");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/archives/standard.json"
+        );
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        root.post("/api/v1/admin/games/import", &doc).ok();
+        assert_players_bound(&server, &root, doc["game"]["id"].as_str().unwrap());
     }
 }

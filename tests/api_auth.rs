@@ -20,7 +20,7 @@ fn now() -> u64 {
 }
 
 fn claims(user_id: i64) -> Value {
-    json!({"sub": user_id.to_string(), "aud": "hexpost", "iat": now(), "exp": now() + 600, "adm": false})
+    json!({"sub": user_id.to_string(), "iss": "hexpost", "aud": "hexpost", "iat": now(), "exp": now() + 600, "adm": false})
 }
 
 fn token(alg: Algorithm, kid: Option<&str>, secret: &[u8], claims: &Value) -> String {
@@ -200,6 +200,83 @@ fn every_bad_token_is_401_with_a_challenge() {
 }
 
 #[test]
+fn issuer_times_and_scheme_of_a_token_are_checked() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (ada, uid) = api.register(&format!("ada{backend:?}").to_lowercase());
+        let me = "/api/v1/me";
+        let with = |c: &Value| {
+            let t = token(Algorithm::HS256, Some(KID), SECRET, c);
+            get_with_auth(&api, me, Some(&format!("Bearer {t}")))
+        };
+
+        // The server's own tokens name it as their issuer.
+        let issued = ada.token.clone().unwrap();
+        let payload = issued.split('.').nth(1).unwrap();
+        let payload: Value = serde_json::from_slice(
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .decode(payload)
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(payload["iss"], "hexpost");
+
+        // Another issuer, even with the right key and audience.
+        let mut c = claims(uid);
+        c["iss"] = json!("someone-else");
+        unauthorized(&with(&c), "unauthorized");
+        // Not valid yet, beyond the leeway; valid since a moment ago.
+        let mut c = claims(uid);
+        c["nbf"] = json!(now() + 600);
+        unauthorized(&with(&c), "unauthorized");
+        c["nbf"] = json!(now() - 1);
+        assert_eq!(with(&c).ok()["id"], uid);
+        // Issued in the future: a year ahead, or a minute.
+        for ahead in [365 * 24 * 3600, 60] {
+            let mut c = claims(uid);
+            c["iat"] = json!(now() + ahead);
+            c["exp"] = json!(now() + ahead + 600);
+            unauthorized(&with(&c), "unauthorized");
+        }
+
+        // The scheme's name in any case (RFC 7235).
+        for scheme in ["bearer", "BEARER", "bEaReR"] {
+            let r = get_with_auth(&api, me, Some(&format!("{scheme} {issued}")));
+            assert_eq!(r.ok()["id"], uid, "{scheme}");
+        }
+    }
+}
+
+/// Tokens of the release before issuers were set have none. Those issued
+/// before the server started, with the lifetime it gives, still work
+/// after a deploy; nothing else without an issuer does.
+#[test]
+fn tokens_without_an_issuer_work_until_they_expire_after_a_deploy() {
+    let server = TestServer::start(common::Backend::Sqlite);
+    let api = server.client();
+    let (_, uid) = api.register("ada");
+    let with = |c: &Value| {
+        let t = token(Algorithm::HS256, Some(KID), SECRET, c);
+        get_with_auth(&api, "/api/v1/me", Some(&format!("Bearer {t}")))
+    };
+    let legacy = |iat: u64, lifetime: u64| {
+        let mut c = claims(uid);
+        c.as_object_mut().unwrap().remove("iss");
+        c["iat"] = json!(iat);
+        c["exp"] = json!(iat + lifetime);
+        c
+    };
+    // Issued a minute before the start, for the server's hour: accepted.
+    assert_eq!(with(&legacy(now() - 60, 3600)).ok()["id"], uid);
+    // The same, living longer than the server's tokens do: refused.
+    unauthorized(&with(&legacy(now() - 60, 3601)), "unauthorized");
+    // Issued after the server started: not a token of the old release.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    unauthorized(&with(&legacy(now(), 600)), "unauthorized");
+}
+
+#[test]
 fn valid_tokens_for_other_games_and_admin_endpoints_are_403() {
     for backend in BACKENDS {
         let server = TestServer::start(backend);
@@ -313,6 +390,12 @@ fn registration_validates_and_refuses_duplicates() {
             "ada@example.org.",
             "a da@example.org",
             "ada@exa\tmple.org",
+            // One plain address: no name, no list, nothing for the mailer
+            // to read as another recipient.
+            "x<attacker@evil.example>",
+            "Ada <ada@example.org>",
+            "a@x.org,b@y.org",
+            "a@x.org;b@y.org",
         ] {
             register(email, "Ada", pw).problem(422, "invalid_email");
         }

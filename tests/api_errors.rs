@@ -238,6 +238,122 @@ fn bodies_media_types_routes_and_queries() {
     }
 }
 
+/// A NUL or another control character in a path id, a display name or a
+/// login address is bad input, refused before it reaches the database
+/// (PostgreSQL answered 500 to a NUL), on both backends alike.
+#[test]
+fn control_characters_are_refused_at_the_edge() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (a, _b, id) = api.new_game("standard", json!({}));
+        let (root, _) = common::register_admin(&server, &format!("root{backend:?}").to_lowercase());
+        for bad in ["%00", "a%00b", "%0A", "%1b", "%7F", "%C2%85", "%FF"] {
+            let game = format!("/api/v1/games/{id}{bad}");
+            for path in [game.clone(), format!("{game}/log")] {
+                a.get(&path).problem(404, "invalid_path");
+            }
+            a.submit(&format!("{id}{bad}"), 1, &json!({"type": "roll_dice"}))
+                .problem(404, "invalid_path");
+            a.post(&format!("{game}/resign"), &json!({}))
+                .problem(404, "invalid_path");
+            api.get(&format!("/api/v1/invitations/{bad}"))
+                .problem(404, "invalid_path");
+            a.post(&format!("/api/v1/invitations/{bad}/accept"), &json!({}))
+                .problem(404, "invalid_path");
+            root.get(&format!("/api/v1/admin/games/{bad}/verify"))
+                .problem(404, "invalid_path");
+        }
+        for name in [
+            "Ada\u{0}",
+            "A\u{0}da",
+            "Ada\u{7}x",
+            "Ada\u{1b}[31m",
+            "Ada\u{85}x",
+        ] {
+            api.post(
+                "/api/v1/accounts",
+                &json!({"email": "ada@example.org", "display_name": name, "password": "correct horse battery"}),
+            )
+            .problem(422, "invalid_display_name");
+        }
+        for email in ["ada\u{0}@example.org", "ada@example.org\u{0}", "\u{0}"] {
+            api.post(
+                "/api/v1/auth/token",
+                &json!({"email": email, "password": "correct horse battery"}),
+            )
+            .problem(422, "invalid_email");
+        }
+        // Nothing was created, and the game is as it was.
+        api.post(
+            "/api/v1/auth/token",
+            &json!({"email": "ada@example.org", "password": "correct horse battery"}),
+        )
+        .problem(401, "bad_credentials");
+        assert_eq!(game(&a, &id)["move_number"], 1);
+    }
+}
+
+/// An invitation goes to one plain address, and not to the creator's own:
+/// they could never accept it, and the game would wait for ever.
+#[test]
+fn invitations_go_to_one_plain_address_not_your_own() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let (ada, _) = server.client().register("ada");
+        let invitations = || {
+            use diesel::{QueryDsl, RunQueryDsl};
+            let pool = server.db();
+            let mut conn = pool.get().unwrap();
+            hexpost::store::schema::invitations::table
+                .count()
+                .get_result::<i64>(&mut conn)
+                .unwrap()
+        };
+        let bad = [
+            "x<attacker@evil.example>",
+            "Grace <grace@example.org>",
+            "a@x.org,b@y.org",
+        ];
+        for email in bad {
+            ada.post(
+                "/api/v1/games",
+                &json!({"variant": "standard", "opponent_email": email}),
+            )
+            .problem(422, "invalid_email");
+        }
+        for email in ["ada@example.org", " ADA@example.org"] {
+            ada.post(
+                "/api/v1/games",
+                &json!({"variant": "standard", "opponent_email": email}),
+            )
+            .problem(409, "self_invitation");
+        }
+        // None of those games exists.
+        assert_eq!(ada.get("/api/v1/games").ok(), &json!([]));
+
+        let open = ada.post("/api/v1/games", &json!({"variant": "standard"}));
+        let id = open.ok()["game"]["id"].as_str().unwrap().to_string();
+        let invite = |email: &str| {
+            ada.post(
+                &format!("/api/v1/games/{id}/invitations"),
+                &json!({"email": email}),
+            )
+        };
+        for email in bad {
+            invite(email).problem(422, "invalid_email");
+        }
+        invite("Ada@Example.org").problem(409, "self_invitation");
+        assert_eq!(
+            invitations(),
+            0,
+            "{backend:?}: a refused invitation was stored"
+        );
+        invite("grace@example.org").ok();
+        assert_eq!(invitations(), 1);
+    }
+}
+
 #[test]
 fn body_limit_is_413() {
     for backend in BACKENDS {
@@ -497,6 +613,17 @@ fn lifecycle_conflicts() {
     }
 }
 
+/// The `Retry-After` header of a reply, in seconds.
+fn retry_after(r: &Reply) -> u64 {
+    r.headers
+        .get("retry-after")
+        .expect("Retry-After")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 #[test]
 fn login_rate_limit_answers_429_with_retry_after() {
     for backend in BACKENDS {
@@ -522,14 +649,7 @@ fn login_rate_limit_answers_429_with_retry_after() {
         for password in ["correct horse battery", "wrong horse battery"] {
             let r = login(password);
             let body = r.problem(429, "rate_limited");
-            let retry: u64 = r
-                .headers
-                .get("retry-after")
-                .expect("Retry-After")
-                .to_str()
-                .unwrap()
-                .parse()
-                .unwrap();
+            let retry = retry_after(&r);
             assert!((1..=60).contains(&retry), "Retry-After {retry}");
             assert_eq!(body["retry_after_seconds"], retry);
         }
@@ -539,6 +659,33 @@ fn login_rate_limit_answers_429_with_retry_after() {
             &json!({"email": "bob@example.org", "display_name": "Bob", "password": "correct horse battery"}),
         )
         .problem(429, "rate_limited");
+    }
+}
+
+/// A client that waits as long as `Retry-After` says is let through: the
+/// wait is rounded up, never down.
+#[test]
+fn waiting_the_advertised_retry_after_is_enough() {
+    for backend in BACKENDS {
+        // One attempt every 3 s, 20 at once.
+        let server = TestServer::start_with(backend, &[("RATE_LIMIT_LOGIN_PER_MINUTE", "20")]);
+        let api = server.client();
+        // Registrations refused for their address count without hashing.
+        let attempt = || {
+            api.post(
+                "/api/v1/accounts",
+                &json!({"email": "not an address", "display_name": "Ada", "password": "correct horse battery"}),
+            )
+        };
+        for _ in 0..20 {
+            attempt().problem(422, "invalid_email");
+        }
+        let limited = attempt();
+        limited.problem(429, "rate_limited");
+        let wait = retry_after(&limited);
+        assert!((1..=3).contains(&wait), "Retry-After {wait}");
+        std::thread::sleep(std::time::Duration::from_secs(wait));
+        attempt().problem(422, "invalid_email");
     }
 }
 
@@ -563,14 +710,7 @@ fn move_rate_limit_is_per_user() {
         // ...so a good move is refused before it is looked at.
         let r = me.submit(&id, n, &json!({"type": "build_settlement", "node": node}));
         r.problem(429, "rate_limited");
-        let retry: u64 = r
-            .headers
-            .get("retry-after")
-            .expect("Retry-After")
-            .to_str()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let retry = retry_after(&r);
         assert!(retry >= 1, "Retry-After {retry}");
         assert_eq!(game(me, &id)["move_number"], n, "a refused move was stored");
         // The opponent has a budget of their own.

@@ -10,13 +10,28 @@
 //! - by indistinguishability: the database state is swapped for another one
 //!   that differs only in what the seat may not know (the opponent's hand
 //!   composition and development cards, the bank's composition, the deck,
-//!   the dice deck, the RNG), and the seat's served game must not change.
+//!   the dice deck, the RNG), and the seat's served game must not change;
+//! - in the log, by what its hashes allow: every row's hash is recomputed
+//!   from what the row shows its reader (a row hashes only its public
+//!   skeleton, hidden parts through salted commitments), every commitment
+//!   the reader is given a salt for opens to what they see, and a row whose
+//!   hidden card is changed (its hash recomputed as the server would) reads
+//!   the same but for that commitment and the hash.
+//!
+//! Two attacks complete it: trying every card kind against a published
+//! hash, which found every card bought before the committed scheme, finds
+//! none; and a sealed bid, signed, is read neither in the other bidder's
+//! log nor in its signed move until the answers are revealed.
 
 mod common;
 
-use common::{Api, BACKENDS, Step, TestServer, choose, game, play_with_policy, register_admin};
+use common::{
+    Api, BACKENDS, Step, TestServer, check_served_row, choose, game, play_with_policy,
+    register_admin,
+};
 use diesel::prelude::*;
-use hexpost::store::schema::games;
+use hexpost::store::games::MoveRow;
+use hexpost::store::schema::{games, moves};
 use hexpost_engine::dice::Dice;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{Action, Event, GameState, LegalAction, Seat};
@@ -98,10 +113,67 @@ impl Db {
 
     /// The stored (unredacted) events of row `seq`.
     fn events(&self, id: &str, seq: i64) -> Vec<Event> {
-        let mut conn = self.0.get().unwrap();
-        let rows = hexpost::store::games::moves(&mut conn, id, seq - 1, 1).unwrap();
-        serde_json::from_str(&rows[0].events).unwrap()
+        serde_json::from_str(&self.row(id, seq).events).unwrap()
     }
+
+    fn row(&self, id: &str, seq: i64) -> MoveRow {
+        let mut conn = self.0.get().unwrap();
+        hexpost::store::games::moves(&mut conn, id, seq - 1, 1)
+            .unwrap()
+            .remove(0)
+    }
+
+    /// Stores `row`'s events and hash over row `seq`.
+    fn set_row(&self, id: &str, row: &MoveRow) {
+        let mut conn = self.0.get().unwrap();
+        let n = diesel::update(
+            moves::table
+                .filter(moves::game_id.eq(id))
+                .filter(moves::seq.eq(row.seq)),
+        )
+        .set((moves::events.eq(&row.events), moves::hash.eq(&row.hash)))
+        .execute(&mut conn)
+        .unwrap();
+        assert_eq!(n, 1);
+    }
+
+    /// Row `seq` with each development card bought in it replaced by
+    /// another kind, hashed again as the server would hash it.
+    fn with_other_cards(&self, id: &str, seq: i64) -> MoveRow {
+        let mut row = self.row(id, seq);
+        let events: Vec<Event> = serde_json::from_str(&row.events).unwrap();
+        let other: Vec<Event> = events
+            .into_iter()
+            .map(|e| match e {
+                Event::DevCardBought {
+                    seat,
+                    card: Some(c),
+                } => Event::DevCardBought {
+                    seat,
+                    card: Some(rotate_card(c)),
+                },
+                e => e,
+            })
+            .collect();
+        row.events = serde_json::to_string(&other).unwrap();
+        let mut conn = self.0.get().unwrap();
+        let game = hexpost::store::games::get(&mut conn, id).unwrap().unwrap();
+        row.hash = hexpost::service::audit::row_hash(&game, &row).unwrap();
+        row
+    }
+}
+
+/// A served row without what a changed hidden fact may change: its hash
+/// and the commitments in its skeleton.
+fn without_commitments(row: &Value) -> Value {
+    let mut row = row.clone();
+    row["hash"] = Value::Null;
+    for part in row["public"]["events"].as_array_mut().unwrap() {
+        if let Some(c) = part.get_mut("commit") {
+            *c = Value::Null;
+        }
+    }
+    row
 }
 
 fn rotate_devs(d: DevCounts) -> DevCounts {
@@ -195,6 +267,8 @@ struct Checker<'a> {
     worlds_checked: usize,
     /// HTTP checks where the opponent's hand composition really differed.
     hands_swapped: usize,
+    /// Rows read again with the hidden card changed underneath.
+    cards_changed: usize,
 }
 
 impl Checker<'_> {
@@ -204,6 +278,9 @@ impl Checker<'_> {
         let view = &detail["view"];
         assert_no_keys(detail, &SECRET_KEYS, "game detail");
         assert!(detail.get("state").is_none());
+        // Every row of a game started now is of the committed scheme,
+        // whose hashes may be shown.
+        assert!(detail["chain_head"].is_string(), "{}", detail["chain_head"]);
         if detail["status"] == "active" {
             assert!(detail["seed"].is_null(), "the seed is served while playing");
         }
@@ -269,6 +346,48 @@ impl Checker<'_> {
         }
     }
 
+    /// A log row as `seat` reads it: its hash follows from what it shows,
+    /// it commits to exactly what the seat may not see, and changing a
+    /// hidden card underneath changes nothing the seat reads but that
+    /// commitment and the hash.
+    fn check_log_row(&mut self, p: &Api, seat: Seat, row: &Value, stored: &[Event]) {
+        assert_no_keys(row, &EVENT_SECRET_KEYS, "log row");
+        assert!(row["jws"].is_null(), "an unsigned move: {row}");
+        let hidden = stored
+            .iter()
+            .filter(|e| !e.is_visible_to(Some(seat)))
+            .count();
+        assert_eq!(check_served_row(&self.id, row), hidden, "{row}");
+        let seq = row["seq"].as_i64().unwrap();
+        if hidden == 0
+            || !stored
+                .iter()
+                .any(|e| matches!(e, Event::DevCardBought { .. }))
+        {
+            return;
+        }
+        let original = self.db.row(&self.id, seq);
+        let changed = self.db.with_other_cards(&self.id, seq);
+        assert_ne!(changed.hash, original.hash);
+        self.db.set_row(&self.id, &changed);
+        let read = p
+            .get(&format!(
+                "/api/v1/games/{}/log?after={}&limit=1",
+                self.id,
+                seq - 1
+            ))
+            .ok()[0]
+            .clone();
+        self.db.set_row(&self.id, &original);
+        assert_eq!(read["hash"].as_str(), Some(changed.hash.as_str()));
+        assert_eq!(
+            without_commitments(&read),
+            without_commitments(row),
+            "seat {seat:?} can tell the cards apart"
+        );
+        self.cards_changed += 1;
+    }
+
     fn after_move(&mut self, step: &Step) {
         self.moves += 1;
         let truth_text = self.db.state_text(&self.id);
@@ -315,6 +434,7 @@ impl Checker<'_> {
                 for (s, e) in served.iter().zip(&stored) {
                     Self::check_event(seat, s, e, "log");
                 }
+                self.check_log_row(p, seat, row, &stored);
                 self.seen[who] = seq;
             }
             assert_eq!(self.seen[who], n, "the log is behind the game");
@@ -363,6 +483,7 @@ fn nothing_hidden_is_served_to_the_other_seat() {
         let mut hidden_cards_seen = 0;
         let mut finished = 0;
         let mut hands_swapped = 0;
+        let mut cards_changed = 0;
         // (variant, options, move cap): random play is long-winded, so two
         // games stop early and one is played to its end; more games follow
         // (rarely) until a development card was bought.
@@ -395,6 +516,7 @@ fn nothing_hidden_is_served_to_the_other_seat() {
                 moves: 0,
                 worlds_checked: 0,
                 hands_swapped: 0,
+                cards_changed: 0,
             };
             // The start row and the opening view.
             for who in 0..2 {
@@ -412,6 +534,7 @@ fn nothing_hidden_is_served_to_the_other_seat() {
             );
             total_moves += made;
             hands_swapped += checker.hands_swapped;
+            cards_changed += checker.cards_changed;
             // Once over, the seed and the final scores are public.
             let end = game(&a, &id);
             if end["status"] == "finished" {
@@ -437,7 +560,232 @@ fn nothing_hidden_is_served_to_the_other_seat() {
             hands_swapped > 10,
             "{backend:?}: {hands_swapped} hands swapped"
         );
-        // The redaction of bought cards was exercised.
+        // The redaction of bought cards was exercised, and its commitment.
         assert!(hidden_cards_seen > 0, "{backend:?}: no card was bought");
+        assert!(cards_changed > 0, "{backend:?}: no hidden card was changed");
+    }
+}
+
+/// The attack that read every opponent purchase off the log: for a row
+/// that shows `{"type": "dev_card_bought", "card": null}`, fill in each
+/// card kind and hash the row as it would have been hashed. It finds the
+/// card in the hash the plain scheme gave the row (kept by the server,
+/// never shown), and nothing in the published hash: neither hashing the
+/// candidate in clear, nor committing to it with any salt the reader holds.
+#[test]
+fn trying_every_card_against_a_published_hash_finds_nothing() {
+    use hexpost::service::audit::plain_row_hash;
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let db = Db(server.db());
+        let (a, b, id) = server.client().new_game("standard", json!({}));
+        let (mut attacked, mut found_in_plain) = (0, 0);
+        for chunk in 0..60 {
+            if attacked >= 6 {
+                break;
+            }
+            let made = play_with_policy([&a, &b], &id, 300 + chunk, 40, secretive, |_| {});
+            for reader in [&a, &b] {
+                let log = reader.full_log(&id, false);
+                // Every salt the reader was given, anywhere in the log.
+                let salts: Vec<String> = log
+                    .iter()
+                    .flat_map(|r| r["salts"].as_object().unwrap().values())
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .chain([hex::encode([0u8; 32])])
+                    .collect();
+                for row in &log {
+                    let served: Vec<Event> = serde_json::from_value(row["events"].clone()).unwrap();
+                    let Some(at) = served
+                        .iter()
+                        .position(|e| matches!(e, Event::DevCardBought { card: None, .. }))
+                    else {
+                        continue;
+                    };
+                    let seq = row["seq"].as_i64().unwrap();
+                    let stored = db.row(&id, seq);
+                    let published = row["hash"].as_str().unwrap();
+                    assert_eq!(published, stored.hash);
+                    // The row as the attacker rebuilds it around a guess.
+                    let action: Action = serde_json::from_value(row["action"].clone()).unwrap();
+                    let guess = |card: DevCard| {
+                        let mut events = served.clone();
+                        if let Event::DevCardBought { seat, .. } = events[at] {
+                            events[at] = Event::DevCardBought {
+                                seat,
+                                card: Some(card),
+                            };
+                        }
+                        MoveRow {
+                            game_id: id.clone(),
+                            seq,
+                            actor: row["actor"].as_str().unwrap().into(),
+                            seat: row["seat"].as_i64().map(|s| s as i32),
+                            user_id: row["user_id"].as_i64(),
+                            action: serde_json::to_string(&action).unwrap(),
+                            jws: None,
+                            events: serde_json::to_string(&events).unwrap(),
+                            state_hash: row["state_hash"].as_str().unwrap().into(),
+                            prev_hash: row["prev_hash"].as_str().unwrap().into(),
+                            hash: String::new(),
+                            created_at: row["created_at"].as_i64().unwrap(),
+                            sealed: false,
+                        }
+                    };
+                    let cards = [
+                        DevCard::Knight,
+                        DevCard::VictoryPoint,
+                        DevCard::RoadBuilding,
+                        DevCard::YearOfPlenty,
+                        DevCard::Monopoly,
+                    ];
+                    // What the plain scheme would have published: the
+                    // attack finds the card there.
+                    let plain = plain_row_hash(&stored);
+                    let hits: Vec<DevCard> = cards
+                        .into_iter()
+                        .filter(|c| plain_row_hash(&guess(*c)) == plain)
+                        .collect();
+                    let truth: Vec<Event> = serde_json::from_str(&stored.events).unwrap();
+                    let Event::DevCardBought {
+                        card: Some(card), ..
+                    } = truth[at]
+                    else {
+                        panic!("{truth:?}");
+                    };
+                    assert_eq!(hits, vec![card], "the attack works on plain hashes");
+                    found_in_plain += 1;
+                    // Against the published hash it finds nothing.
+                    for c in cards {
+                        let candidate = guess(c);
+                        assert_ne!(plain_row_hash(&candidate), published);
+                        let mut clear = row.clone();
+                        clear["public"]["events"][at] =
+                            serde_json::to_value(candidate_event(&candidate, at)).unwrap();
+                        assert_ne!(common::served_hash(&id, &clear), published);
+                        for salt in &salts {
+                            let mut committed = row.clone();
+                            committed["public"]["events"][at]["commit"] = json!(common::opened(
+                                salt,
+                                &serde_json::to_value(candidate_event(&candidate, at)).unwrap()
+                            ));
+                            assert_ne!(
+                                common::served_hash(&id, &committed),
+                                published,
+                                "{backend:?}: card {c:?} found with a salt the reader holds"
+                            );
+                        }
+                    }
+                    attacked += 1;
+                }
+            }
+            if made < 40 {
+                break;
+            }
+        }
+        assert!(attacked >= 2, "{backend:?}: only {attacked} hidden cards");
+        assert_eq!(found_in_plain, attacked);
+    }
+}
+
+fn candidate_event(row: &MoveRow, at: usize) -> Event {
+    let events: Vec<Event> = serde_json::from_str(&row.events).unwrap();
+    events[at].clone()
+}
+
+/// A shadow game played until an auction asks both players for a first
+/// bid: (bidder in seat 0, the other bidder, game id).
+fn open_auction(server: &TestServer) -> (Api, Api, String) {
+    let db = Db(server.db());
+    for attempt in 0..10 {
+        let (a, b, id) = server.client().new_game("shadow", json!({}));
+        for n in 0..3000u64 {
+            if let hexpost_engine::Phase::Variant(hexpost_engine::rulesets::Step::Auction(au)) =
+                db.state(&id).phase()
+                && au.bids
+                    == [
+                        hexpost_engine::rulesets::Bid::Waiting,
+                        hexpost_engine::rulesets::Bid::Waiting,
+                    ]
+            {
+                return if game(&a, &id)["your_seat"] == 0 {
+                    (a, b, id)
+                } else {
+                    (b, a, id)
+                };
+            }
+            if common::play_moves([&a, &b], &id, 50 * attempt + n, 1) == 0 {
+                break;
+            }
+        }
+    }
+    panic!("no auction asked both players");
+}
+
+/// A signed move: the compact JWS of its claims with an Ed25519 key the
+/// player registers first.
+fn signed(p: &Api, id: &str, key_seed: [u8; 32], action: &Value) -> String {
+    let key = common::ed25519::Ed25519::from_seed(key_seed);
+    let user = p.get("/api/v1/me").ok()["id"].as_i64().unwrap();
+    key.register(p, user).ok();
+    let n = game(p, id)["move_number"].as_i64().unwrap();
+    key.sign(&common::ed25519::move_claims(id, n, action))
+}
+
+#[test]
+fn a_sealed_bid_is_kept_from_the_other_bidder_in_the_log_and_its_signature() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let (root, _) = register_admin(&server, "root");
+        let db = Db(server.db());
+        let (bidder, other, id) = open_auction(&server);
+        let hand = db.state(&id).player(Seat(0)).hand;
+        let kind = Resource::ALL.into_iter().find(|r| hand[*r] > 0).unwrap();
+        let action = serde_json::to_value(Action::Bid {
+            cards: hexpost_engine::Cards::single(kind, 1),
+        })
+        .unwrap();
+        let jws = signed(&bidder, &id, [42; 32], &action);
+        bidder
+            .post(&format!("/api/v1/games/{id}/moves"), &json!({"jws": jws}))
+            .ok();
+        let seq = game(&bidder, &id)["move_number"].as_i64().unwrap();
+        let row_of = |p: &Api| -> (Value, String) {
+            let r = p.get(&format!("/api/v1/games/{id}/log?after={}&limit=1", seq - 1));
+            let text = serde_json::to_string(&r.body).unwrap();
+            (r.ok()[0].clone(), text)
+        };
+        assert!(db.row(&id, seq).sealed, "the bid's row is marked sealed");
+
+        // The other bidder: that seat 0 answered, and no more.
+        let (row, text) = row_of(&other);
+        assert_eq!(row["action"], json!({"type": "sealed"}), "{row}");
+        assert!(row["jws"].is_null(), "{row}");
+        assert!(!text.contains(&jws), "{text}");
+        assert!(!text.contains("\"bid\""), "{text}");
+        let payload = jws.split('.').nth(1).unwrap();
+        let whole = serde_json::to_string(&other.full_log(&id, false)).unwrap();
+        assert!(!whole.contains(payload), "the signed bid is served");
+        assert!(row["public"]["action"]["commit"].is_string(), "{row}");
+        assert!(row["public"]["jws"]["commit"].is_string(), "{row}");
+        assert_eq!(check_served_row(&id, &row), 2, "{row}");
+        assert_eq!(game(&other, &id)["view"]["phase"]["bids"][0], "sealed");
+        // The bidder reads their own bid, and can open it.
+        let (own, _) = row_of(&bidder);
+        assert_eq!(own["action"], action);
+        assert_eq!(own["jws"], jws.as_str());
+        assert_eq!(check_served_row(&id, &own), 0, "{own}");
+
+        // The other answers: both are revealed, to both.
+        let n = game(&other, &id)["move_number"].as_i64().unwrap();
+        other.submit(&id, n, &json!({"type": "pass_bid"})).ok();
+        let (row, _) = row_of(&other);
+        assert_eq!(row["action"], action);
+        assert_eq!(row["jws"], jws.as_str());
+        assert_eq!(check_served_row(&id, &row), 0, "{row}");
+        let answer = db.row(&id, n + 1);
+        assert!(!answer.sealed, "the last answer reveals: {answer:?}");
+        let report = root.get(&format!("/api/v1/admin/games/{id}/verify"));
+        assert_eq!(report.ok()["ok"], true, "{}", report.body);
     }
 }

@@ -9,7 +9,8 @@ use diesel::prelude::*;
 use hexpost::store::change::{self, Change};
 use hexpost::store::games::{self, GameRow, IdempotencyRecord, MoveRow, status};
 use hexpost::store::outbox::NewMail;
-use hexpost::store::schema::{idempotency_keys, moves, outbox};
+use hexpost::store::schema::{idempotency_keys, moves, outbox, used_jtis};
+use hexpost::store::used_jtis::UsedJti;
 use hexpost::store::{Conn, users};
 
 const GAME: &str = "g-1";
@@ -52,6 +53,7 @@ fn game_row(creator: i64) -> GameRow {
         clocks: String::new(),
         wake_at: None,
         version: 0,
+        committed_from: None,
     }
 }
 
@@ -69,6 +71,7 @@ fn log_row(seq: i64, user: i64) -> MoveRow {
         prev_hash: format!("head-{}", seq - 1),
         hash: format!("head-{seq}"),
         created_at: 10 * seq,
+        sealed: seq % 2 == 0,
     }
 }
 
@@ -104,6 +107,7 @@ fn moved_to(game: &GameRow, seq: i64) -> GameRow {
         chain_head: format!("head-{seq}"),
         state: Some(format!("{{\"seq\":{seq}}}")),
         updated_at: 10 * seq,
+        committed_from: Some(1),
         ..game.clone()
     }
 }
@@ -137,6 +141,7 @@ fn a_change_is_written_whole_and_raises_the_version() {
                 moves: &rows,
                 mails: &mails,
                 idempotency: Some(&record),
+                used_jti: None,
                 people: None,
             },
         )
@@ -149,6 +154,7 @@ fn a_change_is_written_whole_and_raises_the_version() {
         assert_eq!(after.chain_head, "head-2", "{backend:?}");
         assert_eq!(after.state.as_deref(), Some("{\"seq\":2}"), "{backend:?}");
         assert_eq!(after.updated_at, 20, "{backend:?}");
+        assert_eq!(after.committed_from, Some(1), "{backend:?}");
         assert_eq!(
             games::moves(&mut conn, GAME, 0, 10).unwrap(),
             rows.to_vec(),
@@ -180,11 +186,13 @@ fn a_change_from_an_older_version_writes_nothing() {
                 moves: &[log_row(1, ada)],
                 mails: &[mail("m-1", ada)],
                 idempotency: Some(&key(ada, "k-1")),
+                used_jti: Some(&jti(ada, "j-1")),
                 people: None,
             },
         )
         .unwrap();
         assert!(!written, "{backend:?}");
+        assert_eq!(jtis(&mut conn), 0, "{backend:?}");
         assert_eq!(game.version, read.version, "{backend:?}");
         let after = stored(&mut conn);
         assert_eq!(after.clocks, "changed by another writer", "{backend:?}");
@@ -206,6 +214,7 @@ fn a_stored_idempotency_key_makes_the_change_a_conflict() {
                 moves: &[log_row(1, ada)],
                 mails: &[],
                 idempotency: Some(&key(ada, "k-1")),
+                used_jti: None,
                 people: None,
             },
         )
@@ -222,6 +231,7 @@ fn a_stored_idempotency_key_makes_the_change_a_conflict() {
                 moves: &[log_row(2, ada)],
                 mails: &[],
                 idempotency: Some(&key(ada, "k-1")),
+                used_jti: None,
                 people: None,
             },
         )
@@ -229,6 +239,46 @@ fn a_stored_idempotency_key_makes_the_change_a_conflict() {
         assert!(!written, "{backend:?}");
         assert_eq!(stored(&mut conn).move_number, 1, "{backend:?}");
         assert_eq!(counts(&mut conn), (1, 0, 1), "{backend:?}");
+    }
+}
+
+fn jti(user: i64, jti: &str) -> UsedJti {
+    UsedJti {
+        user_id: user,
+        jti: jti.into(),
+        expires_at: 1_000,
+    }
+}
+
+fn jtis(conn: &mut Conn) -> i64 {
+    used_jtis::table.count().get_result(conn).unwrap()
+}
+
+/// A signed move's jti is written with its move; the same jti again (a
+/// replay that raced the first) makes the change a conflict, so that the
+/// caller reads again and refuses it.
+#[test]
+fn a_used_jti_is_written_with_its_change_and_only_once() {
+    for backend in BACKENDS {
+        let (_db, mut conn, ada) = database(backend);
+        for (seq, written) in [(1, true), (2, false)] {
+            let mut game = moved_to(&stored(&mut conn), seq);
+            let done = change::write_alone(
+                &mut conn,
+                Change {
+                    game: &mut game,
+                    moves: &[log_row(seq, ada)],
+                    mails: &[],
+                    idempotency: None,
+                    used_jti: Some(&jti(ada, "j-1")),
+                    people: None,
+                },
+            )
+            .unwrap();
+            assert_eq!(done, written, "{backend:?} move {seq}");
+        }
+        assert_eq!(stored(&mut conn).move_number, 1, "{backend:?}");
+        assert_eq!(jtis(&mut conn), 1, "{backend:?}");
     }
 }
 
@@ -246,6 +296,7 @@ fn a_mail_whose_message_id_is_queued_is_not_queued_twice() {
                     // A digest names its day: the second move's is the same.
                     mails: &[mail("digest.1.2026-11-24", ada)],
                     idempotency: None,
+                    used_jti: None,
                     people: None,
                 },
             )
@@ -269,6 +320,7 @@ fn a_change_inside_a_transaction_is_undone_with_it() {
                     moves: &[log_row(1, ada)],
                     mails: &[mail("m-1", ada)],
                     idempotency: None,
+                    used_jti: None,
                     people: None,
                 };
                 assert!(change::write(conn, change)?, "{backend:?}");
@@ -306,6 +358,7 @@ fn a_change_made_with_accounts_that_changed_since_writes_nothing() {
                 moves: &[log_row(1, ada)],
                 mails: &[mail("m-1", bob)],
                 idempotency: None,
+                used_jti: None,
                 people: Some(&people),
             },
         )
@@ -324,6 +377,7 @@ fn a_change_made_with_accounts_that_changed_since_writes_nothing() {
                 moves: &[log_row(1, ada)],
                 mails: &[],
                 idempotency: None,
+                used_jti: None,
                 people: Some(&current),
             },
         )

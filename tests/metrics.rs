@@ -135,6 +135,13 @@ fn a_metrics_token_is_required_once_set() {
         "{}",
         ok.body
     );
+    // The scheme's name is case-insensitive (RFC 7235).
+    let lower = api.request(
+        "GET",
+        "/metrics",
+        &[("authorization", "bearer scrape-secret-0123456789")],
+    );
+    assert_eq!(lower.status, 200, "{}", lower.body);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use diesel::sql_types::{Integer, Text};
 use hexpost::store::DbConnection;
 use std::collections::BTreeMap;
 
-const TABLES: [&str; 9] = [
+const TABLES: [&str; 10] = [
     "admin_log",
     "game_players",
     "games",
@@ -19,6 +19,7 @@ const TABLES: [&str; 9] = [
     "invitations",
     "moves",
     "outbox",
+    "used_jtis",
     "user_keys",
     "users",
 ];
@@ -211,7 +212,9 @@ fn each_down_undoes_its_up() {
                 .is_none(),
             "the unique e-mail constraint is back"
         );
-        hexpost::store::users::add_key(&mut conn, user.id, "key").unwrap();
+        hexpost::store::users::add_key(&mut conn, user.id, "key")
+            .unwrap()
+            .unwrap();
     }
     // A server on a database that was migrated, reverted and migrated.
     for backend in BACKENDS {
@@ -289,5 +292,79 @@ fn both_backends_build_the_same_columns() {
         ("outbox", "due_at"),
     ] {
         assert!(!nullable(t, c), "{t}.{c} should be NOT NULL");
+    }
+}
+
+/// The migration that makes a key active on one account at most: a key
+/// active on two accounts (nobody can tell whose) is revoked on both; one
+/// an account registered twice keeps its first registration; others stay.
+#[test]
+fn keys_active_on_two_accounts_are_revoked_when_keys_become_unique() {
+    use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+    const PG: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+    const SQLITE: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+    const UNIQUE_KEYS: &str = "20261125200001";
+    for backend in BACKENDS {
+        let db = TempDatabase::new(backend);
+        let pool = open(&db);
+        let mut conn = pool.get().unwrap();
+        hexpost::store::migrate(&mut conn).unwrap();
+        // Back to just before that migration (and any after it).
+        let mut reverted = 0;
+        loop {
+            let version = match &mut *conn {
+                DbConnection::Pg(c) => c.revert_last_migration(PG),
+                DbConnection::Sqlite(c) => c.revert_last_migration(SQLITE),
+            }
+            .unwrap();
+            reverted += 1;
+            if version.to_string().starts_with(UNIQUE_KEYS) {
+                break;
+            }
+        }
+        let user = |conn: &mut DbConnection, name: &str| {
+            hexpost::store::users::insert(conn, &format!("{name}@example.org"), name, "x", false)
+                .unwrap()
+                .unwrap()
+                .id
+        };
+        let (ada, bob) = (user(&mut conn, "ada"), user(&mut conn, "bob"));
+        let mut add = |who: i64, key: &str| {
+            hexpost::store::users::add_key(&mut conn, who, key)
+                .unwrap()
+                .unwrap()
+                .id
+        };
+        let shared = [add(ada, "shared"), add(bob, "shared")];
+        let twice = [add(ada, "twice"), add(ada, "twice")];
+        let bobs = add(bob, "bobs");
+        let passed_on = [add(ada, "passed-on"), add(bob, "passed-on")];
+        assert!(hexpost::store::users::revoke_key(&mut conn, ada, passed_on[0]).unwrap());
+
+        assert_eq!(
+            hexpost::store::migrate(&mut conn).unwrap(),
+            reverted,
+            "{backend:?}"
+        );
+        let active = |conn: &mut DbConnection, who: i64| -> Vec<i64> {
+            hexpost::store::users::active_keys(conn, who)
+                .unwrap()
+                .iter()
+                .map(|k| k.id)
+                .collect()
+        };
+        assert_eq!(active(&mut conn, ada), vec![twice[0]], "{backend:?}");
+        assert_eq!(
+            active(&mut conn, bob),
+            vec![bobs, passed_on[1]],
+            "{backend:?}"
+        );
+        assert!(!active(&mut conn, ada).contains(&shared[0]));
+        // And now a second registration of an active key is refused.
+        assert!(
+            hexpost::store::users::add_key(&mut conn, bob, "twice")
+                .unwrap()
+                .is_none()
+        );
     }
 }

@@ -104,6 +104,16 @@ pub fn check_state(s: &GameState) -> Result<(), String> {
         if awaited.is_empty() {
             return Err(format!("nobody is awaited in phase {:?}", s.phase()));
         }
+        if let Some(seat) = s
+            .sealed_answers()
+            .iter()
+            .find(|seat| awaited.contains(seat))
+        {
+            return Err(format!(
+                "{seat} is awaited while its last answer is sealed in {:?}",
+                s.phase()
+            ));
+        }
         if awaited.iter().all(|&seat| s.legal_actions(seat).is_empty()) {
             return Err(format!(
                 "awaited {awaited:?} have no legal action in {:?}",

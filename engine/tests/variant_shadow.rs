@@ -633,12 +633,14 @@ fn a_single_bid_wins_and_first_bids_are_sealed() {
         ),
         ActionError::CardsNotHeld
     );
+    assert!(s.state.sealed_answers().is_empty(), "nobody has answered");
     let wool = ResourceCounts::new(0, 0, 1, 0, 0);
     let ev = s.ok(Seat(0), Action::Bid { cards: wool });
     assert_eq!(ev, vec![Event::BidSubmitted { seat: Seat(0) }]);
     assert_eq!(auction_bids(&s, Some(Seat(0)))[0], Bid::Cards(wool));
     assert_eq!(auction_bids(&s, Some(Seat(1)))[0], Bid::Sealed);
     assert_eq!(auction_bids(&s, None)[0], Bid::Sealed);
+    assert_eq!(s.state.sealed_answers().to_vec(), vec![Seat(0)]);
     assert!(matches!(
         s.refused(Seat(0), Action::PassBid),
         ActionError::NotYourDecision { .. }
@@ -648,6 +650,7 @@ fn a_single_bid_wins_and_first_bids_are_sealed() {
     assert!(ev.contains(&Event::BidsRevealed {
         bids: vec![(Seat(0), Some(wool)), (Seat(1), None)]
     }));
+    assert!(s.state.sealed_answers().is_empty(), "revealed");
     assert!(ev.contains(&Event::AuctionWon {
         seat: Seat(0),
         paid: wool,
@@ -659,6 +662,33 @@ fn a_single_bid_wins_and_first_bids_are_sealed() {
     assert_eq!(s.state.bank[Resource::Wool], bank_wool + 1);
     assert_eq!(s.state.active, Seat(1));
     assert_eq!(s.state.phase(), &Phase::BeforeRoll);
+    s.check();
+}
+
+/// A first pass is sealed like a bid: the other bidder must not learn
+/// that it is alone until it has answered too.
+#[test]
+fn a_first_pass_is_a_sealed_answer_until_both_have_answered() {
+    let mut s = game("edited");
+    s.give(Seat(0), ResourceCounts::new(0, 0, 2, 0, 0))
+        .give(Seat(1), ResourceCounts::new(0, 0, 0, 1, 0))
+        .main_phase(Seat(0));
+    rig_auction(&mut s, Resource::Ore);
+    s.ok(Seat(0), Action::EndTurn);
+    s.ok(Seat(1), Action::PassBid);
+    assert_eq!(s.state.sealed_answers().to_vec(), vec![Seat(1)]);
+    assert_eq!(auction_bids(&s, Some(Seat(0)))[1], Bid::Sealed);
+    assert_eq!(auction_bids(&s, Some(Seat(1)))[1], Bid::Passed);
+    assert_eq!(s.state.awaiting().to_vec(), vec![Seat(0)]);
+    s.check();
+    let ev = s.ok(
+        Seat(0),
+        Action::Bid {
+            cards: ResourceCounts::new(0, 0, 1, 0, 0),
+        },
+    );
+    assert!(ev.iter().any(|e| matches!(e, Event::BidsRevealed { .. })));
+    assert!(s.state.sealed_answers().is_empty());
     s.check();
 }
 

@@ -28,9 +28,9 @@ pub async fn full_log(
     let id = path.into_inner();
     let rows = state
         .db(move |conn| {
-            db::get(conn, &id)?.ok_or_else(|| Error::not_found("game"))?;
+            let game = db::get(conn, &id)?.ok_or_else(|| Error::not_found("game"))?;
             db::admin_log(conn, Some(admin.0.id), "read_log", &id, "")?;
-            moves::log(conn, &id, None, after, limit)
+            moves::log(conn, &game, None, after, limit)
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows))
@@ -54,7 +54,7 @@ pub async fn verify(
         .db(move |conn| {
             let game = db::get(conn, &id)?.ok_or_else(|| Error::not_found("game"))?;
             let rows = moves::all_rows(conn, &id)?;
-            let report = audit::verify(&game, &rows);
+            let report = audit::verify(&game, &db::players(conn, &id)?, &rows);
             db::admin_log(
                 conn,
                 Some(admin.0.id),

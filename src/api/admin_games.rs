@@ -135,7 +135,13 @@ async fn read_json_body(
     }
     let mut body = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| Error::bad_request("malformed_json", e.to_string()))?;
+        let chunk = chunk.map_err(|e| {
+            if crate::api::body_deadline::is_timeout(&e) {
+                crate::api::body_deadline::body_timed_out()
+            } else {
+                Error::bad_request("malformed_json", e.to_string())
+            }
+        })?;
         if body.len() + chunk.len() > limit {
             return Err(crate::api::json::too_large(limit));
         }

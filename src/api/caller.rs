@@ -33,14 +33,22 @@ fn authenticate(req: &HttpRequest) -> Result<AuthUser, Error> {
     let text = header
         .to_str()
         .map_err(|_| Error::unauthorized("Authorization header is not text"))?;
-    let token = text
-        .strip_prefix("Bearer ")
+    let token = bearer_credentials(text)
         .ok_or_else(|| Error::unauthorized("Authorization must be `Bearer <token>`"))?;
-    let claims = state.tokens.verify(token.trim())?;
+    let claims = state.tokens.verify(token)?;
     Ok(AuthUser {
         id: claims.user_id()?,
         is_admin: claims.adm,
     })
+}
+
+/// The token of an `Authorization` header value in the Bearer scheme,
+/// whose name is case-insensitive like every scheme's (RFC 7235: `bearer`
+/// and `BEARER` too).
+pub fn bearer_credentials(header: &str) -> Option<&str> {
+    let (scheme, token) = header.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// The caller must be an admin.
@@ -59,5 +67,27 @@ impl FromRequest for AdminUser {
                 Err(Error::forbidden("this endpoint is for admins"))
             }
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bearer_credentials;
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        for header in ["Bearer abc", "bearer abc", "BEARER abc", "bEaReR   abc "] {
+            assert_eq!(bearer_credentials(header), Some("abc"), "{header}");
+        }
+        for header in [
+            "Basic abc",
+            "Bearerabc",
+            "Bearer",
+            "Bearer  ",
+            "Token abc",
+            "",
+        ] {
+            assert_eq!(bearer_credentials(header), None, "{header}");
+        }
     }
 }

@@ -3,6 +3,7 @@
 use crate::api::caller::AuthUser;
 use crate::api::etag;
 use crate::api::json::Json;
+use crate::api::limited::Mover;
 use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
 use crate::error::Error;
@@ -19,7 +20,8 @@ use utoipa::{IntoParams, ToSchema};
 #[utoipa::path(tag = "games", security(("bearer" = [])), request_body = CreateGame, responses(
     (status = 201, body = Created),
     (status = 401, body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "Unknown variant, invalid options, time limit or seat", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`opponent_email` is your own address (`self_invitation`)", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Unknown variant, invalid options, time limit or seat; `opponent_email` not one plain address (`invalid_email`)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/games")]
 pub async fn create(
@@ -149,8 +151,8 @@ pub struct InviteResponse {
     (status = 401, body = Problem, content_type = "application/problem+json"),
     (status = 403, body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "The game has started or ended", body = Problem, content_type = "application/problem+json"),
-    (status = 422, body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "The game has started or ended (`game_not_open`), or the address is your own (`self_invitation`)", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Not one plain e-mail address (`invalid_email`)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/games/{game_id}/invitations")]
 pub async fn invite(
@@ -228,19 +230,18 @@ pub async fn resign(
     (status = 401, description = "Missing/invalid token, or a JWS not signed by your keys", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`stale_move` (with the current game), `game_not_active`, or `concurrent_update` (the game kept changing while the move was applied; send it again)", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`illegal_move` (the engine's `reason`), `invalid_action`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`stale_move` (with the current game), `game_not_active`, `concurrent_update` (the game kept changing while the move was applied; send it again), or `jti_reused` (you signed a move with this `jti` before)", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`illegal_move` (the engine's `reason`), `invalid_action`, `idempotency_key_reused`; for a signed move `invalid_jws` (a bad `jti`) or `jws_expired` (`iat` more than a day off)", body = Problem, content_type = "application/problem+json"),
     (status = 429, body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/games/{game_id}/moves")]
 pub async fn submit_move(
     state: web::Data<AppState>,
-    user: AuthUser,
+    Mover(user): Mover,
     path: web::Path<String>,
     req: HttpRequest,
     body: Json<serde_json::Value>,
 ) -> Result<HttpResponse, Error> {
-    state.move_limiter.check(&format!("user:{}", user.id))?;
     let body = body.into_inner();
     let parsed = MoveRequest::deserialize(&body)
         .map_err(|e| Error::unprocessable("invalid_body", e.to_string()))?;
@@ -325,7 +326,7 @@ pub async fn log(
                 .into_iter()
                 .find(|(_, u)| *u == user.id)
                 .map(|(s, _)| hexpost_engine::Seat(s as u8));
-            moves::log(conn, &id, Some(seat), after, limit)
+            moves::log(conn, &game, Some(seat), after, limit)
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows))

@@ -6,6 +6,7 @@
 
 use crate::app::AppState;
 use crate::error::Error;
+use actix_web::error::PayloadError;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, dev::Payload, web};
 use futures_util::future::LocalBoxFuture;
@@ -71,7 +72,14 @@ impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
                     "send the body as application/json",
                 ));
             }
-            let body = bytes.await.map_err(|_| too_large(limit))?;
+            let body = bytes
+                .await
+                .map_err(|e| match e.as_error::<PayloadError>() {
+                    Some(e) if crate::api::body_deadline::is_timeout(e) => {
+                        crate::api::body_deadline::body_timed_out()
+                    }
+                    _ => too_large(limit),
+                })?;
             if body.len() > limit {
                 return Err(too_large(limit));
             }

@@ -4,6 +4,7 @@ use argon2::Argon2;
 use argon2::password_hash::{
     PasswordHash, PasswordHasher, PasswordVerifier, SaltString, rand_core::OsRng,
 };
+use std::sync::OnceLock;
 
 pub fn hash(password: &str) -> Result<String, String> {
     let salt = SaltString::generate(&mut OsRng);
@@ -13,14 +14,43 @@ pub fn hash(password: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-pub fn verify(password: &str, stored: &str) -> bool {
-    PasswordHash::new(stored)
-        .map(|h| {
-            Argon2::default()
-                .verify_password(password.as_bytes(), &h)
-                .is_ok()
-        })
-        .unwrap_or(false)
+/// Whether `password` is the one `stored` was hashed from.
+///
+/// With no account (`None`), or a stored value that is no hash (the
+/// marker of an imported account), the password is checked against a
+/// dummy hash all the same, and refused: a login then costs what it costs
+/// for an existing account, so its time does not tell whether an account
+/// exists for an address.
+pub fn check(password: &str, stored: Option<&str>) -> bool {
+    check_with(&Argon2::default(), password, stored)
+}
+
+fn check_with(verifier: &impl PasswordVerifier, password: &str, stored: Option<&str>) -> bool {
+    match stored.and_then(|s| PasswordHash::new(s).ok()) {
+        Some(hash) => verifier.verify_password(password.as_bytes(), &hash).is_ok(),
+        None => {
+            let _ = verifier.verify_password(password.as_bytes(), &dummy());
+            false
+        }
+    }
+}
+
+/// A hash with the parameters every account's has, of a random password
+/// nobody knows, made once per process (`prepare`).
+fn dummy() -> PasswordHash<'static> {
+    static DUMMY: OnceLock<String> = OnceLock::new();
+    let text = DUMMY.get_or_init(|| {
+        use rand::RngExt;
+        let secret: [u8; 32] = rand::rng().random();
+        hash(&hex::encode(secret)).expect("argon2 hashes with its default parameters")
+    });
+    PasswordHash::new(text).expect("the dummy hash parses")
+}
+
+/// Makes the dummy hash now, so that the first login of an unknown
+/// address does not take a hash longer than the others.
+pub fn prepare() {
+    dummy();
 }
 
 /// Runs password hashes and checks on the blocking thread pool, at most a
@@ -110,8 +140,70 @@ mod tests {
         let b = super::hash("correct horse").unwrap();
         assert!(a.starts_with("$argon2id$"));
         assert_ne!(a, b);
-        assert!(super::verify("correct horse", &a));
-        assert!(!super::verify("wrong horse", &a));
-        assert!(!super::verify("x", "not a hash"));
+        assert!(super::check("correct horse", Some(&a)));
+        assert!(!super::check("wrong horse", Some(&a)));
+        assert!(!super::check("x", Some("not a hash")));
+        assert!(!super::check("", None));
+    }
+
+    /// An argon2 verifier that records the parameters of every hash it is
+    /// asked to check: the work a check does is fixed by them.
+    struct Recording {
+        argon2: argon2::Argon2<'static>,
+        checked: std::cell::RefCell<Vec<String>>,
+    }
+
+    impl argon2::password_hash::PasswordVerifier for Recording {
+        fn verify_password(
+            &self,
+            password: &[u8],
+            hash: &argon2::PasswordHash<'_>,
+        ) -> argon2::password_hash::Result<()> {
+            self.checked.borrow_mut().push(work(hash));
+            self.argon2.verify_password(password, hash)
+        }
+    }
+
+    /// What an argon2 check of `hash` computes: algorithm, version,
+    /// parameters (memory, passes, lanes) and output length.
+    fn work(hash: &argon2::PasswordHash<'_>) -> String {
+        format!(
+            "{} v{:?} {} len {:?}",
+            hash.algorithm,
+            hash.version,
+            hash.params,
+            hash.hash.map(|h| h.len())
+        )
+    }
+
+    #[test]
+    fn a_login_without_an_account_does_the_same_argon2_work() {
+        let real = super::hash("correct horse").unwrap();
+        let expected = work(&argon2::PasswordHash::new(&real).unwrap());
+        assert!(expected.starts_with("argon2id"), "{expected}");
+        for (stored, password, accepted) in [
+            (Some(real.as_str()), "correct horse", true),
+            (Some(real.as_str()), "wrong horse", false),
+            (None, "correct horse", false),
+            (None, "", false),
+            (Some("!imported: no password"), "correct horse", false),
+        ] {
+            let recording = Recording {
+                argon2: argon2::Argon2::default(),
+                checked: Default::default(),
+            };
+            assert_eq!(
+                super::check_with(&recording, password, stored),
+                accepted,
+                "{stored:?}"
+            );
+            // One argon2id check with every account's parameters, whether
+            // or not there is an account.
+            assert_eq!(
+                recording.checked.into_inner(),
+                std::slice::from_ref(&expected),
+                "{stored:?}"
+            );
+        }
     }
 }

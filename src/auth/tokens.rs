@@ -1,6 +1,6 @@
 //! Short-lived access tokens (JWT, HS256). The algorithm is pinned on
-//! decode, the audience checked, and the header's key id picks the key, so
-//! keys rotate without logging everyone out.
+//! decode, the issuer and audience checked, and the header's key id picks
+//! the key, so keys rotate without logging everyone out.
 
 use crate::error::Error;
 use jsonwebtoken::{
@@ -8,13 +8,24 @@ use jsonwebtoken::{
 };
 use serde::{Deserialize, Serialize};
 
+/// Clock difference tolerated between the instance that issued a token and
+/// the one that checks it, for `exp`, `nbf` and `iat`.
+const LEEWAY_SECS: u64 = 5;
+
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Claims {
     /// The user id, as a string.
     pub sub: String,
+    /// Who issued the token (`JWT_ISSUER`). Tokens of releases before it
+    /// was set have none; see `TokenKeys::verify`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iss: Option<String>,
     pub aud: String,
     pub iat: u64,
     pub exp: u64,
+    /// Not before; the server issues none, and checks one it is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nbf: Option<u64>,
     /// Admin rights at the time of issue.
     #[serde(default)]
     pub adm: bool,
@@ -30,12 +41,21 @@ impl Claims {
 
 pub struct TokenKeys {
     keys: Vec<(String, EncodingKey, DecodingKey)>,
+    issuer: String,
     audience: String,
     ttl_secs: u64,
+    /// Tokens without an issuer are accepted only if issued before this
+    /// moment (see `verify`).
+    started_at: u64,
 }
 
 impl TokenKeys {
-    pub fn new(keys: &[(String, Vec<u8>)], audience: &str, ttl_secs: u64) -> TokenKeys {
+    pub fn new(
+        keys: &[(String, Vec<u8>)],
+        issuer: &str,
+        audience: &str,
+        ttl_secs: u64,
+    ) -> TokenKeys {
         TokenKeys {
             keys: keys
                 .iter()
@@ -47,8 +67,10 @@ impl TokenKeys {
                     )
                 })
                 .collect(),
+            issuer: issuer.to_string(),
             audience: audience.to_string(),
             ttl_secs,
+            started_at: jsonwebtoken::get_current_timestamp(),
         }
     }
 
@@ -63,14 +85,25 @@ impl TokenKeys {
         header.kid = Some(kid.clone());
         let claims = Claims {
             sub: user_id.to_string(),
+            iss: Some(self.issuer.clone()),
             aud: self.audience.clone(),
             iat: now,
             exp: now + self.ttl_secs,
+            nbf: None,
             adm: is_admin,
         };
         encode(&header, &claims, key).map_err(Error::internal)
     }
 
+    /// The claims of a token this server issued and that is valid now: the
+    /// right algorithm, key, signature, issuer and audience, not expired,
+    /// not before its `nbf`, not issued in the future.
+    ///
+    /// A token without an issuer is one of the releases before the issuer
+    /// was set, still in a browser after a deploy: it is accepted if it was
+    /// issued before this process started and lives no longer than
+    /// `ACCESS_TOKEN_TTL_SECS`, so none passes once one token lifetime
+    /// after the start has gone by, and nobody is logged out by the deploy.
     pub fn verify(&self, token: &str) -> Result<Claims, Error> {
         let header = decode_header(token)
             .map_err(|e| Error::unauthorized(format!("malformed token: {e}")))?;
@@ -86,11 +119,23 @@ impl TokenKeys {
         }
         .ok_or_else(|| Error::unauthorized("token key id is unknown"))?;
         let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(&[&self.issuer]);
         validation.set_audience(&[&self.audience]);
         validation.set_required_spec_claims(&["exp", "aud", "sub"]);
-        validation.leeway = 5;
-        decode::<Claims>(token, &key.2, &validation)
+        validation.validate_nbf = true;
+        validation.leeway = LEEWAY_SECS;
+        let claims = decode::<Claims>(token, &key.2, &validation)
             .map(|d| d.claims)
-            .map_err(|e| Error::unauthorized(format!("invalid token: {e}")))
+            .map_err(|e| Error::unauthorized(format!("invalid token: {e}")))?;
+        if claims.iat > jsonwebtoken::get_current_timestamp() + LEEWAY_SECS {
+            return Err(Error::unauthorized("invalid token: issued in the future"));
+        }
+        if claims.iss.is_none()
+            && (claims.iat > self.started_at
+                || claims.exp.saturating_sub(claims.iat) > self.ttl_secs)
+        {
+            return Err(Error::unauthorized("invalid token: no issuer"));
+        }
+        Ok(claims)
     }
 }

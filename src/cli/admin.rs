@@ -199,7 +199,8 @@ pub fn run(config: Config, cmd: AdminCommand) -> Result<(), String> {
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("no game {game}"))?;
             let rows = moves::all_rows(&mut conn, &game).map_err(|e| e.detail)?;
-            let report = audit::verify(&row, &rows);
+            let players = db::players(&mut conn, &game).map_err(|e| e.to_string())?;
+            let report = audit::verify(&row, &players, &rows);
             db::admin_log(
                 &mut conn,
                 None,

@@ -62,9 +62,11 @@ impl Mailer {
         match self {
             Mailer::Smtp(smtp) => smtp.send(message).map(|_| ()).map_err(|e| e.to_string()),
             Mailer::Files(dir) => {
-                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                // Invitations carry the token that joins a game: private.
+                crate::private_files::create_dir(dir)
+                    .map_err(|e| format!("{}: {e}", dir.display()))?;
                 let path = dir.join(format!("{file_stem}.eml"));
-                std::fs::write(&path, message.formatted())
+                crate::private_files::write(&path, &message.formatted())
                     .map_err(|e| format!("{}: {e}", path.display()))?;
                 tracing::info!(path = %path.display(), "no SMTP_URL: mail written to a file");
                 Ok(())

@@ -37,7 +37,8 @@ pub const UNUSABLE_PASSWORD: &str = "!imported";
         "state": null, "move_number": 1,
         "chain_head": "5a1f0e7c6b5d4a3928170f6e5d4c3b2a190807f6e5d4c3b2a1908070605040302",
         "winner_seat": null, "time_limit_secs": 259200, "creator_seat": null,
-        "created_at": 1767225600000_i64, "updated_at": 1767225660000_i64, "finished_at": null
+        "created_at": 1767225600000_i64, "updated_at": 1767225660000_i64, "finished_at": null,
+        "committed_from": 1
     },
     "users": [
         {"id": 1, "email": "ada@example.org", "display_name": "Ada"},
@@ -51,7 +52,7 @@ pub const UNUSABLE_PASSWORD: &str = "!imported";
         "state_hash": "0d1c2b3a49586776859a4b3c2d1e0f1a2b3c4d5e6f708192a3b4c5d6e7f80912",
         "prev_hash": "7e6d5c4b3a29181706f5e4d3c2b1a0918273645546372819a0b1c2d3e4f50617",
         "hash": "5a1f0e7c6b5d4a3928170f6e5d4c3b2a190807f6e5d4c3b2a1908070605040302",
-        "created_at": 1767225660000_i64
+        "created_at": 1767225660000_i64, "sealed": false
     }]
 }))]
 pub struct GameExport {
@@ -78,7 +79,8 @@ pub struct GameExport {
     "state": null, "move_number": 1,
     "chain_head": "5a1f0e7c6b5d4a3928170f6e5d4c3b2a190807f6e5d4c3b2a1908070605040302",
     "winner_seat": null, "time_limit_secs": 259200, "creator_seat": null,
-    "created_at": 1767225600000_i64, "updated_at": 1767225660000_i64, "finished_at": null
+    "created_at": 1767225600000_i64, "updated_at": 1767225660000_i64, "finished_at": null,
+    "committed_from": 1
 }))]
 pub struct ExportedGame {
     pub id: String,
@@ -107,6 +109,11 @@ pub struct ExportedGame {
     pub max_auto_decisions: i32,
     #[serde(default = "default_vacation_days")]
     pub vacation_days: i32,
+    /// The first log row of the committed scheme; rows before it are of
+    /// the plain scheme of earlier releases. Documents from before the
+    /// committed scheme have none: every row is plain.
+    #[serde(default)]
+    pub committed_from: Option<i64>,
 }
 
 fn default_policy() -> String {
@@ -147,7 +154,7 @@ pub struct ExportedSeat {
     "state_hash": "0d1c2b3a49586776859a4b3c2d1e0f1a2b3c4d5e6f708192a3b4c5d6e7f80912",
     "prev_hash": "7e6d5c4b3a29181706f5e4d3c2b1a0918273645546372819a0b1c2d3e4f50617",
     "hash": "5a1f0e7c6b5d4a3928170f6e5d4c3b2a190807f6e5d4c3b2a1908070605040302",
-    "created_at": 1767225660000_i64
+    "created_at": 1767225660000_i64, "sealed": false
 }))]
 pub struct ExportedMove {
     pub seq: i64,
@@ -163,6 +170,10 @@ pub struct ExportedMove {
     pub prev_hash: String,
     pub hash: String,
     pub created_at: i64,
+    /// The row's action and signed move were a sealed answer when written
+    /// (rows of the committed scheme only; absent: false).
+    #[serde(default)]
+    pub sealed: bool,
 }
 
 #[derive(Serialize, ToSchema, Debug)]
@@ -236,6 +247,7 @@ pub fn export(
             timeout_policy: game.timeout_policy,
             max_auto_decisions: game.max_auto_decisions,
             vacation_days: game.vacation_days,
+            committed_from: game.committed_from,
         },
     })
 }
@@ -254,6 +266,7 @@ impl From<MoveRow> for ExportedMove {
             prev_hash: r.prev_hash,
             hash: r.hash,
             created_at: r.created_at,
+            sealed: r.sealed,
         }
     }
 }
@@ -284,7 +297,8 @@ pub fn import(
             db::add_player(conn, &game.id, seat.seat, seat.user_id)?;
         }
         db::insert_moves(conn, &rows)?;
-        let report = audit::verify(&game, &rows);
+        let players: Vec<(i32, i64)> = doc.seats.iter().map(|s| (s.seat, s.user_id)).collect();
+        let report = audit::verify(&game, &players, &rows);
         if !report.ok {
             return Err(Error::unprocessable(
                 "verification_failed",
@@ -365,6 +379,7 @@ fn check_document(g: ExportedGame, log: &[ExportedMove]) -> Result<(GameRow, Vec
             prev_hash: m.prev_hash.clone(),
             hash: m.hash.clone(),
             created_at: m.created_at,
+            sealed: m.sealed,
         })
         .collect();
     let game = GameRow {
@@ -392,6 +407,7 @@ fn check_document(g: ExportedGame, log: &[ExportedMove]) -> Result<(GameRow, Vec
         clocks: String::new(),
         wake_at: None,
         version: 0,
+        committed_from: g.committed_from,
     };
     Ok((game, rows))
 }

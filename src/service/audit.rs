@@ -5,15 +5,23 @@
 //! automated step that was due is missing before a player's row or at the
 //! end.
 //!
-//! Each row's hash is SHA-256 over a canonical encoding: the JSON array
-//! `[prev_hash, game_id, seq, actor, seat, action, jws, events, state_hash,
-//! created_at]`, with `action` and `events` as the exact stored JSON text.
-//! The first row chains to SHA-256 of `"hexpost-genesis:" + game_id + ":" +
-//! seed_hash`. A state hash is SHA-256 of the stored engine state JSON.
+//! Each row's hash chains to the one before it (`prev_hash`); the first
+//! row chains to SHA-256 of `"hexpost-genesis:" + game_id + ":" +
+//! seed_hash`. A state hash is SHA-256 of the stored engine state JSON,
+//! which holds the game's secret seed (the generator's), so it cannot be
+//! tried against candidates either. Rows are hashed by one of two schemes
+//! (`commitments::Scheme`): games' rows from `games.committed_from` on by
+//! the committed scheme (`commitments`), the rows earlier releases wrote by
+//! the plain one (`plain_row_hash`).
+//!
+//! Verification also binds the players: each player's row names the user
+//! in its seat by the start row, and `game_players` holds the start row's
+//! seats.
 
+use super::commitments::{self, Built, Salts, Scheme};
 use crate::store::games::{GameRow, MoveRow};
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::{Action, GameConfig, GameState, Seat};
+use hexpost_engine::{Action, Event, GameConfig, GameState, Seat};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
@@ -26,7 +34,12 @@ pub fn genesis(game_id: &str, seed_hash: &str) -> String {
     sha256_hex(format!("hexpost-genesis:{game_id}:{seed_hash}").as_bytes())
 }
 
-pub fn row_hash(row: &MoveRow) -> String {
+/// The plain scheme of earlier releases: SHA-256 over the JSON array
+/// `[prev_hash, game_id, seq, actor, seat, action, jws, events, state_hash,
+/// created_at]`, with `action` and `events` as the exact stored JSON text.
+/// It covers hidden parts in clear, so players are not shown these hashes
+/// while the game runs (`moves::log`).
+pub fn plain_row_hash(row: &MoveRow) -> String {
     let canonical = serde_json::json!([
         row.prev_hash,
         row.game_id,
@@ -40,6 +53,29 @@ pub fn row_hash(row: &MoveRow) -> String {
         row.created_at
     ]);
     sha256_hex(canonical.to_string().as_bytes())
+}
+
+/// The hash `row` must have in `game`, by the row's scheme: what a writer
+/// holding the seed computes. Err when its events do not parse.
+pub fn row_hash(game: &GameRow, row: &MoveRow) -> Result<String, String> {
+    let seed = decode_seed(&game.seed).ok_or("the stored seed is not 32 hex bytes")?;
+    row_hash_with(game.committed_from, &Salts::new(&seed, &game.id), row)
+}
+
+fn row_hash_with(
+    committed_from: Option<i64>,
+    salts: &Salts,
+    row: &MoveRow,
+) -> Result<String, String> {
+    Ok(match Scheme::from_first(committed_from, row.seq) {
+        Scheme::Plain => plain_row_hash(row),
+        Scheme::Committed => {
+            let events: Vec<Event> = serde_json::from_str(&row.events)
+                .map_err(|e| format!("the events do not parse: {e}"))?;
+            let built = Built::of_row(row, &events, committed_from, salts);
+            commitments::row_hash(row, &built.skeleton)
+        }
+    })
 }
 
 /// Server-level entries of the log that are not engine actions.
@@ -124,9 +160,11 @@ pub struct Divergence {
 }
 
 /// Replays the game from its seed and logged actions and checks every
-/// state hash, row hash and chain link, and the game row's summary.
-pub fn verify(game: &GameRow, rows: &[MoveRow]) -> VerifyReport {
-    let result = check(game, rows);
+/// state hash, row hash (and with it every commitment, against the salts
+/// the seed gives), chain link and row's maker, the players' seats
+/// (`players`: the game's `(seat, user)` rows) and the game row's summary.
+pub fn verify(game: &GameRow, players: &[(i32, i64)], rows: &[MoveRow]) -> VerifyReport {
+    let result = check(game, players, rows);
     VerifyReport {
         game_id: game.id.clone(),
         ok: result.is_ok(),
@@ -139,7 +177,45 @@ pub fn verify(game: &GameRow, rows: &[MoveRow]) -> VerifyReport {
     }
 }
 
-fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
+/// Who may have made a row.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Maker {
+    /// `server`, naming no user.
+    Server,
+    /// `seat:N`, naming the user the start row seats in N.
+    Player,
+    /// A player, or `timeout` (the server deciding for the seat), naming
+    /// no user.
+    PlayerOrTimeout,
+}
+
+fn made_by(row: &MoveRow, seats: Option<[i64; 2]>, maker: Maker) -> Result<(), String> {
+    let by_server = match (maker, row.actor.as_str()) {
+        (Maker::Server, "server") | (Maker::PlayerOrTimeout, "timeout") => true,
+        (Maker::Server, actor) => {
+            return Err(format!("the row's actor is {actor}, not the server"));
+        }
+        _ => false,
+    };
+    if by_server {
+        return match row.user_id {
+            None => Ok(()),
+            Some(_) => Err("a row the server made names a user".into()),
+        };
+    }
+    let seat = row.seat.ok_or("a player's row without a seat")?;
+    if row.actor != format!("seat:{seat}") {
+        return Err(format!("the row's actor {} is not seat {seat}", row.actor));
+    }
+    let sitting = seats.and_then(|s| s.get(seat as usize).copied());
+    match row.user_id {
+        None => Err("a player's row names no user".into()),
+        Some(user) if Some(user) == sitting => Ok(()),
+        Some(_) => Err("the move's user does not sit in its seat".into()),
+    }
+}
+
+fn check(game: &GameRow, players: &[(i32, i64)], rows: &[MoveRow]) -> Result<i64, Divergence> {
     let fail = |seq: i64, problem: String| Divergence { seq, problem };
     let seed = decode_seed(&game.seed)
         .ok_or_else(|| fail(0, "the stored seed is not 32 hex bytes".into()))?;
@@ -151,6 +227,18 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
     }
     let config: GameConfig = serde_json::from_str(&game.config)
         .map_err(|e| fail(0, format!("the stored config does not parse: {e}")))?;
+    if let Some(first) = game.committed_from
+        && !(1..=rows.len() as i64 + 1).contains(&first)
+    {
+        return Err(fail(
+            0,
+            format!(
+                "the game row says its committed rows start at {first}, the log has {}",
+                rows.len()
+            ),
+        ));
+    }
+    let salts = Salts::new(&seed, &game.id);
     let mut prev = genesis(&game.id, &game.seed_hash);
     let mut state: Option<GameState> = None;
     let mut seats: Option<[i64; 2]> = None;
@@ -169,13 +257,17 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                 "the chain link (prev_hash) does not match the previous row's hash".into(),
             ));
         }
-        if row_hash(row) != row.hash {
+        let scheme = Scheme::from_first(game.committed_from, seq);
+        if row_hash_with(game.committed_from, &salts, row).map_err(|p| fail(seq, p))? != row.hash {
             return Err(fail(
                 seq,
                 "the row's hash does not match its contents".into(),
             ));
         }
-        let events_json = if let Ok(server) = serde_json::from_str::<ServerAction>(&row.action) {
+        let mut sealed = false;
+        let (events_json, maker) = if let Ok(server) =
+            serde_json::from_str::<ServerAction>(&row.action)
+        {
             match server {
                 ServerAction::Start {
                     seats: s,
@@ -201,14 +293,22 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                     let (st, events) = GameState::opening(&config, GameRng::from_seed_bytes(seed))
                         .map_err(|e| fail(seq, format!("config no longer valid: {e}")))?;
                     state = Some(st);
-                    serde_json::to_string(&events).unwrap_or_default()
+                    (
+                        serde_json::to_string(&events).unwrap_or_default(),
+                        Maker::Server,
+                    )
                 }
                 ServerAction::Resign { seat } | ServerAction::Forfeit { seat } => {
                     if row.seat != Some(seat as i32) {
                         return Err(fail(seq, "the row names another seat".into()));
                     }
                     automation_settled(state.as_ref(), seq)?;
-                    row.events.clone()
+                    let maker = if matches!(server, ServerAction::Resign { .. }) {
+                        Maker::Player
+                    } else {
+                        Maker::Server
+                    };
+                    (row.events.clone(), maker)
                 }
                 ServerAction::AutomatedStep { seat } => {
                     let st = state.as_mut().ok_or_else(|| {
@@ -223,9 +323,14 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
                                 format!("the automated step was for seat {}, not {seat}", s.0),
                             ));
                         }
-                        None => return Err(fail(seq, "no automated step was due here".into())),
+                        None => {
+                            return Err(fail(seq, "no automated step was due here".into()));
+                        }
                     }
-                    serde_json::to_string(&events).unwrap_or_default()
+                    (
+                        serde_json::to_string(&events).unwrap_or_default(),
+                        Maker::Server,
+                    )
                 }
             }
         } else {
@@ -238,20 +343,32 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
             let seat = row
                 .seat
                 .ok_or_else(|| fail(seq, "a player move without a seat".into()))?;
-            if let (Some(s), Some(uid)) = (seats, row.user_id)
-                && s.get(seat as usize) != Some(&uid)
-            {
-                return Err(fail(seq, "the move's user does not sit in its seat".into()));
-            }
             let events = st
                 .apply_decision(Seat(seat as u8), &action)
                 .map_err(|e| fail(seq, format!("the action does not replay: {e}")))?;
-            serde_json::to_string(&events).unwrap_or_default()
+            sealed = st.sealed_answers().contains(&Seat(seat as u8));
+            (
+                serde_json::to_string(&events).unwrap_or_default(),
+                Maker::PlayerOrTimeout,
+            )
         };
+        made_by(row, seats, maker).map_err(|p| fail(seq, p))?;
         if events_json != row.events {
             return Err(fail(
                 seq,
                 "the replayed events differ from the logged events".into(),
+            ));
+        }
+        // Rows of the plain scheme were never marked.
+        let marked = scheme == Scheme::Committed && sealed;
+        if row.sealed != marked {
+            return Err(fail(
+                seq,
+                format!(
+                    "the row is {}marked sealed, but the replay {} its answer",
+                    if row.sealed { "" } else { "not " },
+                    if sealed { "seals" } else { "does not seal" }
+                ),
             ));
         }
         let st = state.as_ref().ok_or_else(|| fail(seq, "no state".into()))?;
@@ -280,6 +397,16 @@ fn check(game: &GameRow, rows: &[MoveRow]) -> Result<i64, Divergence> {
             0,
             "the game row's chain head is not the last row's hash".into(),
         ));
+    }
+    if let Some(s) = seats {
+        let mut seated = players.to_vec();
+        seated.sort_unstable();
+        if seated != [(0, s[0]), (1, s[1])] {
+            return Err(fail(
+                0,
+                "the players' seats (game_players) are not the start row's".into(),
+            ));
+        }
     }
     if let (Some(st), Some(stored)) = (&state, &game.state)
         && serde_json::to_string(st).ok().as_deref() != Some(stored.as_str())

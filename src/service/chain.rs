@@ -1,15 +1,18 @@
 //! Writing the move log: every row a change adds, each chained to the one
-//! before it, written with the game row that now points at the last of them
-//! and the mails the change queues.
+//! before it and hashed by the committed scheme (`commitments`), written
+//! with the game row that now points at the last of them and the mails the
+//! change queues.
 
 use super::audit::{self, ServerAction};
+use super::commitments::{self, Contents, Salts};
 use crate::error::Error;
 use crate::store::DbConnection;
 use crate::store::change::{self, Change};
 use crate::store::games::{GameRow, IdempotencyRecord, MoveRow};
 use crate::store::outbox::NewMail;
+use crate::store::used_jtis::UsedJti;
 use crate::store::users::{self, User};
-use hexpost_engine::{Event, GameState};
+use hexpost_engine::{Event, GameState, Seat};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -24,9 +27,12 @@ pub struct Entry {
     /// The stored JSON of the engine action or server entry.
     pub action: String,
     pub jws: Option<String>,
+    /// An engine action decided for `seat`: it may be a sealed answer.
+    decision: bool,
 }
 
 impl Entry {
+    /// A player's engine action.
     pub fn player(
         seat: u8,
         user: i64,
@@ -39,6 +45,15 @@ impl Entry {
             user: Some(user),
             action: serde_json::to_string(action).map_err(Error::internal)?,
             jws,
+            decision: true,
+        })
+    }
+
+    /// A player gave up.
+    pub fn resign(seat: u8, user: i64) -> Result<Self, Error> {
+        Ok(Entry {
+            decision: false,
+            ..Entry::player(seat, user, &ServerAction::Resign { seat }, None)?
         })
     }
 
@@ -51,6 +66,7 @@ impl Entry {
             user: None,
             action: serde_json::to_string(action).map_err(Error::internal)?,
             jws: None,
+            decision: true,
         })
     }
 
@@ -61,6 +77,7 @@ impl Entry {
             user: None,
             action: serde_json::to_string(action).map_err(Error::internal)?,
             jws: None,
+            decision: false,
         })
     }
 }
@@ -72,6 +89,12 @@ pub struct NewRows {
     at: i64,
     head: String,
     seq: i64,
+    /// The salts of the game's commitments (None: the stored seed is
+    /// broken, and no row can be written).
+    salts: Option<Salts>,
+    /// The game's first committed row: these rows' first when the game has
+    /// none yet.
+    committed_from: i64,
     rows: Vec<MoveRow>,
     /// The state after the last row, as stored in the game row.
     state_json: Option<String>,
@@ -93,6 +116,8 @@ impl NewRows {
             at,
             head: game.chain_head.clone(),
             seq: game.move_number,
+            salts: audit::decode_seed(&game.seed).map(|seed| Salts::new(&seed, &game.id)),
+            committed_from: game.committed_from.unwrap_or(game.move_number + 1),
             rows: Vec::new(),
             state_json: None,
             mails: Vec::new(),
@@ -174,8 +199,14 @@ impl NewRows {
         self.seq
     }
 
-    pub fn head(&self) -> &str {
-        &self.head
+    /// Points `game` at the last row: its move number, chain head and,
+    /// once it has a committed row, where they start.
+    pub fn point(&self, game: &mut GameRow) {
+        game.move_number = self.seq;
+        game.chain_head = self.head.clone();
+        if !self.rows.is_empty() {
+            game.committed_from = Some(self.committed_from);
+        }
     }
 
     /// When the rows were written (milliseconds since the epoch).
@@ -202,8 +233,19 @@ impl NewRows {
     }
 
     /// Adds a row recording `entry`, its events and the state it led to.
+    /// A decision that leaves its seat's answer sealed
+    /// (`GameState::sealed_answers`) is marked so: its action and signed
+    /// move are committed to and shown to the other seat only once revealed.
     pub fn push(&mut self, entry: Entry, events: &[Event], state: &GameState) -> Result<(), Error> {
+        let salts = self
+            .salts
+            .as_ref()
+            .ok_or_else(|| Error::internal(format!("game {}: bad stored seed", self.game_id)))?;
         let state_json = serde_json::to_string(state).map_err(Error::internal)?;
+        let sealed = entry.decision
+            && entry
+                .seat
+                .is_some_and(|s| state.sealed_answers().contains(&Seat(s)));
         self.seq += 1;
         let mut row = MoveRow {
             game_id: self.game_id.clone(),
@@ -218,8 +260,19 @@ impl NewRows {
             prev_hash: std::mem::take(&mut self.head),
             hash: String::new(),
             created_at: self.at,
+            sealed,
         };
-        row.hash = audit::row_hash(&row);
+        let built = Contents {
+            seq: row.seq,
+            prev_hash: &row.prev_hash,
+            bridge: commitments::bridges(Some(self.committed_from), row.seq),
+            action: &row.action,
+            jws: row.jws.as_deref(),
+            sealed,
+            events,
+        }
+        .build(salts);
+        row.hash = commitments::row_hash(&row, &built.skeleton);
         self.head = row.hash.clone();
         self.rows.push(row);
         self.state_json = Some(state_json);
@@ -245,7 +298,7 @@ impl NewRows {
     /// queued), inside the caller's transaction that holds the game row's
     /// lock.
     pub fn write(self, conn: &mut DbConnection, game: &mut GameRow) -> Result<(), Error> {
-        if !self.write_change(conn, game, None, change::write)? {
+        if !self.write_change(conn, game, None, None, change::write)? {
             // The lock rules this out; the version check is a second line
             // of defence.
             return Err(Error::conflict(
@@ -256,16 +309,18 @@ impl NewRows {
         Ok(())
     }
 
-    /// Writes the change without a transaction or lock around it (a move):
-    /// `false`, and nothing written, when the game row is no longer the
-    /// version `game` was read at.
+    /// Writes the change without a transaction or lock around it (a move,
+    /// with its Idempotency-Key reply and, signed, its jti): `false`, and
+    /// nothing written, when the game row is no longer the version `game`
+    /// was read at.
     pub fn write_alone(
         self,
         conn: &mut DbConnection,
         game: &mut GameRow,
         idempotency: Option<&IdempotencyRecord>,
+        used_jti: Option<&UsedJti>,
     ) -> Result<bool, Error> {
-        self.write_change(conn, game, idempotency, change::write_alone)
+        self.write_change(conn, game, idempotency, used_jti, change::write_alone)
     }
 
     fn write_change(
@@ -273,14 +328,17 @@ impl NewRows {
         conn: &mut DbConnection,
         game: &mut GameRow,
         idempotency: Option<&IdempotencyRecord>,
+        used_jti: Option<&UsedJti>,
         how: fn(&mut DbConnection, Change) -> crate::store::StoreResult<bool>,
     ) -> Result<bool, Error> {
         debug_assert_eq!(game.move_number, self.seq);
+        debug_assert!(self.rows.is_empty() || game.committed_from == Some(self.committed_from));
         let change = Change {
             game,
             moves: &self.rows,
             mails: &self.mails,
             idempotency,
+            used_jti,
             people: self.people.as_deref().filter(|_| self.people_from_copy),
         };
         Ok(how(conn, change)?)

@@ -129,8 +129,12 @@ pub struct GameSummary {
 pub struct GameDetail {
     #[serde(flatten)]
     pub summary: GameSummary,
-    /// Hash of the last log row.
-    pub chain_head: String,
+    /// Hash of the last log row. Null while the game runs when that row
+    /// was written by an earlier release under the plain scheme, whose
+    /// hash covers what the row hides (docs/architecture.md, "The log's
+    /// hash chain").
+    #[schema(required = true)]
+    pub chain_head: Option<String>,
     /// The seed, revealed once the game is over, so anyone can replay it.
     pub seed: Option<String>,
     #[schema(value_type = hexpost_engine::GameConfig)]
@@ -284,7 +288,7 @@ fn detail_of(game: &GameRow, players: Vec<PlayerInfo>, viewer: i64) -> Result<Ga
     let over = game.status == status::FINISHED;
     Ok(GameDetail {
         summary,
-        chain_head: game.chain_head.clone(),
+        chain_head: super::commitments::head_for_players(game),
         seed: over.then(|| game.seed.clone()),
         config: serde_json::from_str(&game.config).unwrap_or_default(),
         view,
@@ -432,6 +436,8 @@ pub fn create(
         clocks: String::new(),
         wake_at: None,
         version: 0,
+        // Set by the first rows written: the start row.
+        committed_from: None,
     };
     crate::store::write_tx(conn, |conn| {
         db::insert_game(conn, &row)?;
@@ -461,6 +467,15 @@ fn invite_in_tx(
         return Err(Error::conflict(
             "game_not_open",
             "the game is no longer waiting for an opponent",
+        ));
+    }
+    // The creator cannot accept their own invitation (`own_game`), so the
+    // game would wait for an opponent who can never come.
+    let creator = crate::store::users::by_id(conn, user)?;
+    if creator.is_some_and(|c| c.email == email) {
+        return Err(Error::conflict(
+            "self_invitation",
+            "invite your opponent's address, not your own",
         ));
     }
     let bytes: [u8; 24] = rand::rng().random();
@@ -615,7 +630,7 @@ pub fn resign(
         require_active(&game)?;
         let state = engine_state(&game)?;
         let mut rows = NewRows::after(&game, now.at);
-        let entry = Entry::player(seat, user, &ServerAction::Resign { seat }, None)?;
+        let entry = Entry::resign(seat, user)?;
         rows.push(entry, &[], &state)?;
         end_without_engine_winner(&mut game, &rows, 1 - seat as usize);
         timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
@@ -640,8 +655,7 @@ pub fn list(
 /// Ends the game with `winner` (a resignation or a forfeit: the engine
 /// knows no winner) after the log rows of `rows`.
 pub fn end_without_engine_winner(game: &mut GameRow, rows: &NewRows, winner: usize) {
-    game.move_number = rows.seq();
-    game.chain_head = rows.head().to_string();
+    rows.point(game);
     game.status = status::FINISHED.into();
     game.winner_seat = Some(winner as i32);
     game.awaiting = String::new();
@@ -652,8 +666,7 @@ pub fn end_without_engine_winner(game: &mut GameRow, rows: &NewRows, winner: usi
 /// Updates the game row's summary fields from the engine state.
 pub fn finish_update(game: &mut GameRow, state: &GameState, seats: &[i64; 2], rows: &NewRows) {
     game.state = rows.state_json().map(str::to_string);
-    game.move_number = rows.seq();
-    game.chain_head = rows.head().to_string();
+    rows.point(game);
     // Only the two real seats map to users; automated seats never wait.
     let awaited: Vec<i64> = state
         .awaiting()

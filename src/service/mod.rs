@@ -4,6 +4,7 @@
 pub mod archive;
 pub mod audit;
 pub mod chain;
+pub mod commitments;
 pub mod deadlines;
 pub mod email;
 pub mod game_cache;

@@ -1,7 +1,8 @@
 //! Writing one change of a game: the game row, the log rows it appends, the
 //! mails it queues and, for a move sent with an Idempotency-Key, the
-//! response a retry gets back. All of it is written or none, and only while
-//! the game row is still the version the change was computed from.
+//! response a retry gets back, and for a signed move its jti. All of it is
+//! written or none, and only while the game row is still the version the
+//! change was computed from.
 //!
 //! On PostgreSQL the change is a single statement (a data-modifying CTE,
 //! prepared once per connection): atomic on its own, so a move needs no
@@ -12,13 +13,14 @@
 use super::games::{self, GameRow, IdempotencyRecord, MoveRow};
 use super::outbox::{self, NewMail};
 use super::schema::idempotency_keys;
+use super::used_jtis::{self, UsedJti};
 use super::users::{self, User};
 use super::{DbConnection, StoreResult, write_tx};
 use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel::sql_types::{Array, BigInt, Integer, Nullable, Text};
+use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, Text};
 
 /// One change of a game. `game` carries its new values and the version it
 /// was read at.
@@ -27,6 +29,8 @@ pub struct Change<'a> {
     pub moves: &'a [MoveRow],
     pub mails: &'a [NewMail],
     pub idempotency: Option<&'a IdempotencyRecord>,
+    /// A signed move's jti, recorded so that it is refused a second time.
+    pub used_jti: Option<&'a UsedJti>,
     /// The players' accounts, when the change used them as a copy kept
     /// in memory: then it is written only if neither has changed since.
     pub people: Option<&'a [User; 2]>,
@@ -61,14 +65,17 @@ pub fn write(conn: &mut DbConnection, change: Change) -> StoreResult<bool> {
                     .values(rec)
                     .execute(conn)?;
             }
+            if let Some(used) = change.used_jti {
+                used_jtis::insert(conn, used)?;
+            }
             Ok(true)
         }
     }
 }
 
 /// `write` outside any transaction: atomic on its own. A unique violation
-/// (an Idempotency-Key that another request stored meanwhile) counts as a
-/// conflict too, so the caller reads again and finds it.
+/// (an Idempotency-Key or a jti that another request stored meanwhile)
+/// counts as a conflict too, so the caller reads again and finds it.
 pub fn write_alone(conn: &mut DbConnection, change: Change) -> StoreResult<bool> {
     let written = match conn {
         DbConnection::Pg(_) => write(conn, change),
@@ -92,6 +99,7 @@ struct PgChange<'a> {
     moves: MoveColumns<'a>,
     mails: MailColumns<'a>,
     keys: KeyColumns<'a>,
+    jtis: JtiColumns<'a>,
     /// The accounts to check, as (id, version) by seat.
     people: [(Option<i64>, Option<i64>); 2],
 }
@@ -109,6 +117,7 @@ struct MoveColumns<'a> {
     prev_hash: Vec<&'a str>,
     hash: Vec<&'a str>,
     created_at: Vec<i64>,
+    sealed: Vec<bool>,
 }
 
 #[derive(Default)]
@@ -122,6 +131,13 @@ struct MailColumns<'a> {
     game_seq: Vec<Option<i64>>,
     due_at: Vec<i64>,
     created_at: Vec<i64>,
+}
+
+#[derive(Default)]
+struct JtiColumns<'a> {
+    user_id: Vec<i64>,
+    jti: Vec<&'a str>,
+    expires_at: Vec<i64>,
 }
 
 #[derive(Default)]
@@ -150,6 +166,7 @@ impl<'a> PgChange<'a> {
             moves.prev_hash.push(&r.prev_hash);
             moves.hash.push(&r.hash);
             moves.created_at.push(r.created_at);
+            moves.sealed.push(r.sealed);
         }
         let mut mails = MailColumns::default();
         for m in change.mails {
@@ -172,6 +189,12 @@ impl<'a> PgChange<'a> {
             keys.response.push(&k.response);
             keys.created_at.push(k.created_at);
         }
+        let mut jtis = JtiColumns::default();
+        if let Some(j) = change.used_jti {
+            jtis.user_id.push(j.user_id);
+            jtis.jti.push(&j.jti);
+            jtis.expires_at.push(j.expires_at);
+        }
         let person = |seat: usize| match change.people {
             Some(p) => (Some(p[seat].id), Some(p[seat].version)),
             None => (None, None),
@@ -181,6 +204,7 @@ impl<'a> PgChange<'a> {
             moves,
             mails,
             keys,
+            jtis,
             people: [person(0), person(1)],
         }
     }
@@ -237,6 +261,8 @@ impl QueryFragment<Pg> for PgChange<'_> {
         out.push_bind_param::<Text, _>(&g.clocks)?;
         out.push_sql(", wake_at = ");
         out.push_bind_param::<Nullable<BigInt>, _>(&g.wake_at)?;
+        out.push_sql(", committed_from = ");
+        out.push_bind_param::<Nullable<BigInt>, _>(&g.committed_from)?;
         out.push_sql(", version = version + 1 WHERE id = ");
         out.push_bind_param::<Text, _>(&g.id)?;
         out.push_sql(" AND version = ");
@@ -257,7 +283,7 @@ impl QueryFragment<Pg> for PgChange<'_> {
         // to insert.
         out.push_sql(
             " RETURNING id), m AS (INSERT INTO moves (game_id, seq, actor, seat, user_id, \
-             action, jws, events, state_hash, prev_hash, hash, created_at) \
+             action, jws, events, state_hash, prev_hash, hash, created_at, sealed) \
              SELECT g.id, r.* FROM g, unnest(",
         );
         let m = &self.moves;
@@ -274,6 +300,7 @@ impl QueryFragment<Pg> for PgChange<'_> {
             &m.prev_hash => Array<Text>,
             &m.hash => Array<Text>,
             &m.created_at => Array<BigInt>,
+            &m.sealed => Array<Bool>,
         );
         // A digest is queued once a day per person: its Message-ID is
         // fixed, and a second one for the same day is dropped.
@@ -308,6 +335,17 @@ impl QueryFragment<Pg> for PgChange<'_> {
             &k.status => Array<Integer>,
             &k.response => Array<Text>,
             &k.created_at => Array<BigInt>,
+        );
+        out.push_sql(
+            ") AS r), j AS (INSERT INTO used_jtis (user_id, jti, expires_at) \
+             SELECT r.* FROM g, unnest(",
+        );
+        let j = &self.jtis;
+        binds!(
+            out,
+            &j.user_id => Array<BigInt>,
+            &j.jti => Array<Text>,
+            &j.expires_at => Array<BigInt>,
         );
         out.push_sql(") AS r) SELECT count(*) FROM g");
         Ok(())

@@ -37,6 +37,10 @@ pub struct GameRow {
     /// Raised by every write of the row: a writer that did not lock the
     /// row writes only if it is still the version it read.
     pub version: i64,
+    /// The first log row written under the committed scheme (every row
+    /// from it on); None while every row is of the plain scheme of earlier
+    /// releases (see `service::commitments`).
+    pub committed_from: Option<i64>,
 }
 
 pub mod timeout_policy {
@@ -222,6 +226,7 @@ pub fn save(conn: &mut DbConnection, row: &mut GameRow) -> StoreResult<bool> {
         games::clocks.eq(&row.clocks),
         games::wake_at.eq(row.wake_at),
         games::version.eq(row.version + 1),
+        games::committed_from.eq(row.committed_from),
     ))
     .execute(conn)?;
     if n == 1 {
@@ -379,6 +384,10 @@ pub struct MoveRow {
     pub prev_hash: String,
     pub hash: String,
     pub created_at: i64,
+    /// The action and signed move were hidden from the other seat when
+    /// the row was written (a sealed answer): the committed scheme's hash
+    /// commits to them.
+    pub sealed: bool,
 }
 
 /// Inserts a move's log rows (a move with automated steps after it has
@@ -426,6 +435,24 @@ pub fn last_decision(
     Ok(moves::table
         .filter(moves::game_id.eq(game_id))
         .filter(moves::user_id.eq(user))
+        .order(moves::seq.desc())
+        .select(moves::seq)
+        .first::<i64>(conn)
+        .optional()?)
+}
+
+/// The log sequence number of the last decision made for `seat`: its
+/// player's own or the server's at a timeout.
+pub fn last_decision_of_seat(
+    conn: &mut DbConnection,
+    game_id: &str,
+    seat: i32,
+) -> StoreResult<Option<i64>> {
+    let player = format!("seat:{seat}");
+    Ok(moves::table
+        .filter(moves::game_id.eq(game_id))
+        .filter(moves::seat.eq(seat))
+        .filter(moves::actor.eq(player).or(moves::actor.eq("timeout")))
         .order(moves::seq.desc())
         .select(moves::seq)
         .first::<i64>(conn)

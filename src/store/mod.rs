@@ -8,6 +8,7 @@ pub mod games;
 pub mod outbox;
 mod pool;
 pub mod schema;
+pub mod used_jtis;
 pub mod users;
 
 use diesel::connection::SimpleConnection;
@@ -46,17 +47,50 @@ pub enum StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
-/// A use case meets a database failure only as a server-side failure.
+/// A use case meets a database failure as a server-side failure, or, when
+/// the database cannot be reached (down, restarting, the connection lost),
+/// as `503 unavailable` with `Retry-After`: the request may be sent again.
 impl From<StoreError> for crate::error::Error {
     fn from(e: StoreError) -> Self {
-        crate::error::Error::internal(e)
+        let unreachable = match &e {
+            StoreError::Query(q) => connection_lost(q),
+            StoreError::Pool(_) | StoreError::Connect(_) => true,
+            StoreError::Migration(_) | StoreError::Corrupt(_) => false,
+        };
+        if unreachable {
+            unavailable(e)
+        } else {
+            crate::error::Error::internal(e)
+        }
     }
 }
 
 impl From<diesel::result::Error> for crate::error::Error {
     fn from(e: diesel::result::Error) -> Self {
-        crate::error::Error::internal(e)
+        if connection_lost(&e) {
+            unavailable(e)
+        } else {
+            crate::error::Error::internal(e)
+        }
     }
+}
+
+/// Whether a statement failed because the connection did, not the
+/// statement: PostgreSQL closed it (a restart terminates every session),
+/// it could not be sent, or the server reported a connection exception.
+pub fn connection_lost(e: &diesel::result::Error) -> bool {
+    use diesel::result::{DatabaseErrorKind as K, Error as E};
+    matches!(
+        e,
+        E::DatabaseError(K::ClosedConnection | K::UnableToSendCommand, _)
+    )
+}
+
+/// The database is out of reach: the client is told to retry, the log
+/// gets the cause.
+pub fn unavailable(cause: impl std::fmt::Display) -> crate::error::Error {
+    tracing::warn!(error = %cause, "database unavailable");
+    crate::error::Error::unavailable("the database is unavailable; retry later")
 }
 
 #[derive(Debug)]
@@ -76,14 +110,42 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
     }
 }
 
-/// Opens a pool. For SQLite the file's directory is created if missing.
+/// How long a request waits for a pooled connection unless told otherwise
+/// (`DATABASE_CHECKOUT_TIMEOUT_MS`).
+pub const DEFAULT_CHECKOUT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Opens a pool whose checkouts wait `DEFAULT_CHECKOUT_TIMEOUT` at most.
 pub fn connect(database_url: &str, size: u32) -> StoreResult<DbPool> {
-    let url = if let Some(path) = database_url.strip_prefix("sqlite://") {
-        if let Some(dir) = std::path::Path::new(path).parent()
+    connect_waiting(database_url, size, DEFAULT_CHECKOUT_TIMEOUT)
+}
+
+/// Opens a pool of `size` connections whose checkouts wait `checkout` at
+/// most: when the database is down, a request fails after that long
+/// (503) instead of r2d2's 30 s. For SQLite the file and its directory
+/// are created if missing, private to the server's user (`private_files`).
+pub fn connect_waiting(
+    database_url: &str,
+    size: u32,
+    checkout: std::time::Duration,
+) -> StoreResult<DbPool> {
+    let target = if let Some(path) = database_url.strip_prefix("sqlite://") {
+        let file = std::path::Path::new(path);
+        if let Some(dir) = file.parent()
             && !dir.as_os_str().is_empty()
         {
-            std::fs::create_dir_all(dir)
+            crate::private_files::create_dir(dir)
                 .map_err(|e| StoreError::Connect(format!("{}: {e}", dir.display())))?;
+        }
+        // The database holds password hashes and invitation tokens' hashes:
+        // the file is created private, and SQLite gives its write-ahead
+        // files the same mode.
+        crate::private_files::ensure(file)
+            .map_err(|e| StoreError::Connect(format!("{}: {e}", file.display())))?;
+        for suffix in ["-wal", "-shm"] {
+            let mut side = file.as_os_str().to_owned();
+            side.push(suffix);
+            crate::private_files::narrow(std::path::Path::new(&side))
+                .map_err(|e| StoreError::Connect(format!("{}: {e}", file.display())))?;
         }
         // WAL is a property of the file: switched once here, on a single
         // connection, the pool's connections find it set and need no
@@ -93,15 +155,16 @@ pub fn connect(database_url: &str, size: u32) -> StoreResult<DbPool> {
             .map_err(|e| StoreError::Connect(e.to_string()))?
             .batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;")
             .map_err(|e| StoreError::Connect(e.to_string()))?;
-        path.to_string()
+        pool::Target::Sqlite(path.to_string())
     } else {
-        database_url.to_string()
+        pool::Target::Postgres(database_url.to_string())
     };
-    let manager = pool::Manager::new(url);
     Pool::builder()
         .max_size(size)
+        .connection_timeout(checkout)
+        .error_handler(Box::new(pool::LogConnectFailure))
         .connection_customizer(Box::new(SqlitePragmas))
-        .build(manager)
+        .build(pool::Manager::new(target))
         .map_err(|e| StoreError::Connect(e.to_string()))
 }
 

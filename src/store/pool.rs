@@ -9,7 +9,9 @@
 
 use super::DbConnection;
 use diesel::connection::{Connection, Instrumentation, InstrumentationEvent};
-use diesel::r2d2::{ConnectionManager, ManageConnection};
+use diesel::pg::PgConnection;
+use diesel::r2d2::{ManageConnection, R2D2Connection};
+use diesel::sqlite::SqliteConnection;
 use std::time::{Duration, Instant};
 
 /// How long after a successful statement a connection is trusted without
@@ -47,12 +49,25 @@ fn health(conn: &mut DbConnection) -> Option<&mut Health> {
     conn.instrumentation().downcast_mut::<Health>()
 }
 
+/// The database a pool connects to.
 #[derive(Debug)]
-pub struct Manager(ConnectionManager<DbConnection>);
+pub enum Target {
+    /// A `postgres://` URL.
+    Postgres(String),
+    /// An SQLite file's path.
+    Sqlite(String),
+}
+
+/// Opens connections to the target's own backend. diesel's
+/// `MultiConnection` would try each backend in turn and, when PostgreSQL
+/// is down, report only that the URL suited none ("Invalid connection url
+/// for multiconnection"), hiding the refusal that says what is wrong.
+#[derive(Debug)]
+pub struct Manager(Target);
 
 impl Manager {
-    pub fn new(url: String) -> Manager {
-        Manager(ConnectionManager::new(url))
+    pub fn new(target: Target) -> Manager {
+        Manager(target)
     }
 }
 
@@ -61,7 +76,11 @@ impl ManageConnection for Manager {
     type Error = diesel::r2d2::Error;
 
     fn connect(&self) -> Result<DbConnection, Self::Error> {
-        let mut conn = self.0.connect()?;
+        let mut conn = match &self.0 {
+            Target::Postgres(url) => PgConnection::establish(url).map(DbConnection::Pg),
+            Target::Sqlite(path) => SqliteConnection::establish(path).map(DbConnection::Sqlite),
+        }
+        .map_err(diesel::r2d2::Error::ConnectionError)?;
         conn.set_instrumentation(Health::default());
         Ok(conn)
     }
@@ -70,7 +89,7 @@ impl ManageConnection for Manager {
         if health(conn).is_some_and(|h| h.trusted()) {
             return Ok(());
         }
-        self.0.is_valid(conn)?;
+        conn.ping().map_err(diesel::r2d2::Error::QueryError)?;
         if let Some(h) = health(conn) {
             h.failed = false;
         }
@@ -78,6 +97,19 @@ impl ManageConnection for Manager {
     }
 
     fn has_broken(&self, conn: &mut DbConnection) -> bool {
-        self.0.has_broken(conn)
+        std::thread::panicking() || conn.is_broken()
+    }
+}
+
+/// Logs a failed attempt to open a connection once, as a warning with its
+/// cause (r2d2 would log it as an error through the `log` crate): while
+/// the database restarts the pool keeps trying, and requests meanwhile
+/// get 503.
+#[derive(Debug)]
+pub struct LogConnectFailure;
+
+impl diesel::r2d2::HandleError<diesel::r2d2::Error> for LogConnectFailure {
+    fn handle_error(&self, error: diesel::r2d2::Error) {
+        tracing::warn!(error = %error, "opening a database connection failed");
     }
 }

@@ -52,6 +52,7 @@ diesel::table! {
         clocks -> Text,
         wake_at -> Nullable<BigInt>,
         version -> BigInt,
+        committed_from -> Nullable<BigInt>,
     }
 }
 
@@ -89,6 +90,7 @@ diesel::table! {
         prev_hash -> Text,
         hash -> Text,
         created_at -> BigInt,
+        sealed -> Bool,
     }
 }
 
@@ -134,7 +136,16 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    used_jtis (user_id, jti) {
+        user_id -> BigInt,
+        jti -> Text,
+        expires_at -> BigInt,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
+diesel::joinable!(used_jtis -> users (user_id));
 diesel::joinable!(game_players -> games (game_id));
 diesel::joinable!(game_players -> users (user_id));
 diesel::joinable!(invitations -> games (game_id));
@@ -149,5 +160,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     moves,
     idempotency_keys,
     admin_log,
-    outbox
+    outbox,
+    used_jtis
 );

@@ -205,20 +205,35 @@ pub struct UserKey {
     pub revoked_at: Option<i64>,
 }
 
-pub fn add_key(conn: &mut DbConnection, user_id: i64, public_key: &str) -> StoreResult<UserKey> {
+/// Registers a key; `Ok(None)` when it is active already, on this account
+/// or another (a key is active on one account at most).
+pub fn add_key(
+    conn: &mut DbConnection,
+    user_id: i64,
+    public_key: &str,
+) -> StoreResult<Option<UserKey>> {
     let now = now_ms();
-    diesel::insert_into(user_keys::table)
+    let inserted = diesel::insert_into(user_keys::table)
         .values((
             user_keys::user_id.eq(user_id),
             user_keys::public_key.eq(public_key),
             user_keys::created_at.eq(now),
         ))
-        .execute(conn)?;
-    Ok(user_keys::table
-        .filter(user_keys::user_id.eq(user_id))
-        .order(user_keys::id.desc())
-        .select(UserKey::as_select())
-        .first(conn)?)
+        .execute(conn);
+    match inserted {
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => return Ok(None),
+        other => other?,
+    };
+    Ok(Some(
+        user_keys::table
+            .filter(user_keys::user_id.eq(user_id))
+            .order(user_keys::id.desc())
+            .select(UserKey::as_select())
+            .first(conn)?,
+    ))
 }
 
 pub fn active_keys(conn: &mut DbConnection, user_id: i64) -> StoreResult<Vec<UserKey>> {

@@ -3,6 +3,9 @@
 //! and a small blocking HTTP client.
 #![allow(dead_code)]
 
+pub mod ed25519;
+pub mod moves;
+pub mod outage;
 pub mod process;
 pub mod smtp;
 
@@ -117,6 +120,17 @@ impl TestServer {
     }
 
     pub fn start_with(backend: Backend, extra: &[(&str, &str)]) -> TestServer {
+        Self::start_through(backend, extra, str::to_string)
+    }
+
+    /// `start_with`, the server reaching its database at `route(url)`
+    /// (through an `outage::Forwarder`); `database_url` and `db()` stay
+    /// direct.
+    pub fn start_through(
+        backend: Backend,
+        extra: &[(&str, &str)],
+        route: impl Fn(&str) -> String,
+    ) -> TestServer {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let tag = format!(
             "{}_{}_{}",
@@ -145,7 +159,7 @@ impl TestServer {
             }
         };
         let mut vars: Vec<(String, String)> = vec![
-            ("DATABASE_URL".into(), database_url.clone()),
+            ("DATABASE_URL".into(), route(&database_url)),
             ("HEXPOST_DATA_DIR".into(), dir.display().to_string()),
             (
                 "JWT_KEYS".into(),
@@ -601,4 +615,83 @@ pub fn metric_sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<
             .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")));
         (metric == name && wanted).then(|| value.parse().ok())?
     })
+}
+
+/// A log row's committed-scheme hash, computed from what the row serves
+/// a reader as a client would (docs/architecture.md, "The log's hash
+/// chain"): SHA-256 of the canonical JSON array of its plain fields and
+/// its public skeleton.
+pub fn served_hash(game_id: &str, row: &Value) -> String {
+    use sha2::Digest;
+    let p = &row["public"];
+    let canonical = json!([
+        "hexpost-row-v1",
+        game_id,
+        row["seq"],
+        p["prev"],
+        row["actor"],
+        row["seat"],
+        row["user_id"],
+        p["action"],
+        p["jws"],
+        p["events"],
+        row["state_hash"],
+        row["created_at"]
+    ]);
+    hex::encode(sha2::Sha256::digest(canonical.to_string().as_bytes()))
+}
+
+/// SHA-256(salt ‖ canonical JSON of `part`), the commitment a salt opens.
+pub fn opened(salt_hex: &str, part: &Value) -> String {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    h.update(hex::decode(salt_hex).expect("a salt is hex"));
+    h.update(part.to_string().as_bytes());
+    hex::encode(h.finalize())
+}
+
+/// Checks a served row of the committed scheme as its reader can: its
+/// hash from what it shows, every part its salts open against its
+/// commitment, and every part in clear against what it shows. Returns how
+/// many commitments the reader could not open.
+pub fn check_served_row(game_id: &str, row: &Value) -> usize {
+    assert_eq!(row["scheme"], "committed", "{row}");
+    let public = &row["public"];
+    assert_eq!(
+        row["hash"].as_str(),
+        Some(served_hash(game_id, row).as_str()),
+        "the hash does not follow from what is served: {row}"
+    );
+    let salts = row["salts"].as_object().expect("salts");
+    let mut closed = 0;
+    let mut part = |label: String, committed: &Value, shown: &Value| {
+        match (committed.get("commit"), salts.get(&label)) {
+            (Some(c), Some(salt)) => assert_eq!(
+                c.as_str(),
+                Some(opened(salt.as_str().unwrap(), shown).as_str()),
+                "{label} does not open: {row}"
+            ),
+            (Some(_), None) => {
+                // What a reader may not open, they see as a spectator does.
+                if label.starts_with("event:") {
+                    assert_eq!(&committed["hidden"], shown, "{label}: {row}");
+                }
+                closed += 1;
+            }
+            (None, salt) => {
+                assert!(salt.is_none(), "a salt for {label}, which is in clear");
+                assert_eq!(committed, shown, "{label}: {row}");
+            }
+        }
+    };
+    part("prev".into(), &public["prev"], &row["prev_hash"]);
+    part("action".into(), &public["action"], &row["action"]);
+    part("jws".into(), &public["jws"], &row["jws"]);
+    let events = row["events"].as_array().unwrap();
+    let committed = public["events"].as_array().unwrap();
+    assert_eq!(events.len(), committed.len(), "{row}");
+    for (i, (c, e)) in committed.iter().zip(events).enumerate() {
+        part(format!("event:{i}"), c, e);
+    }
+    closed
 }

@@ -173,6 +173,23 @@ impl GameState {
         out
     }
 
+    /// Real seats whose last decision is sealed: the step it answered
+    /// keeps it from every other seat until it reveals all answers at once
+    /// (the first bids of a shadow auction). Whatever shows a decision to
+    /// another seat (the log's action and signed move) holds a sealed one
+    /// back while its seat is in this list. A seat in it decides nothing
+    /// more until its answer is revealed (`invariants::check_state`), so
+    /// the sealed answer is always that seat's last decision.
+    pub fn sealed_answers(&self) -> SeatList {
+        let mut out = SeatList::default();
+        for phase in &self.phases {
+            if let Phase::Variant(step) = phase {
+                step.sealed_answers(&mut out);
+            }
+        }
+        out
+    }
+
     /// Adds an automated seat (neutral or fictional) with the next seat number.
     pub(crate) fn add_automated_seat(&mut self, kind: SeatKind) -> Seat {
         let seat = Seat(self.players.len() as u8);

@@ -249,6 +249,20 @@ impl Step {
         }
     }
 
+    /// The seats whose answer to this step is sealed
+    /// (`GameState::sealed_answers`).
+    pub fn sealed_answers(&self, out: &mut SeatList) {
+        if let Step::Auction(a) = self
+            && a.sealed()
+        {
+            for (i, b) in a.bids.iter().enumerate() {
+                if matches!(b, Bid::Passed | Bid::Cards(_)) {
+                    out.push(Seat(i as u8));
+                }
+            }
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Step::SecondRoll { .. } => "second roll",
@@ -284,13 +298,13 @@ impl Step {
 impl Redact for Step {
     /// While first bids are sealed, each bidder sees only their own.
     fn redacted_for(&self, viewer: Option<Seat>) -> Step {
+        let mut sealed = SeatList::default();
+        self.sealed_answers(&mut sealed);
         match self {
-            Step::Auction(a) if a.sealed() => {
+            Step::Auction(a) if !sealed.is_empty() => {
                 let mut a = a.clone();
-                for (i, b) in a.bids.iter_mut().enumerate() {
-                    if viewer != Some(Seat(i as u8)) && matches!(b, Bid::Passed | Bid::Cards(_)) {
-                        *b = Bid::Sealed;
-                    }
+                for seat in sealed.iter().filter(|s| viewer != Some(**s)) {
+                    a.bids[seat.index()] = Bid::Sealed;
                 }
                 Step::Auction(a)
             }

@@ -5,7 +5,7 @@
 mod read_log;
 mod request;
 
-pub use read_log::{LogEntry, all_rows, log};
+pub use read_log::{LogEntry, all_rows, log, log_entry};
 pub use request::{IdempotencyKey, MoveRequest};
 
 use super::chain::{Entry, NewRows, RecentEvents};
@@ -288,6 +288,8 @@ struct Played {
     was_awaited: [bool; 2],
     /// The log row of the mover's own decision.
     decision: timeouts::Decision,
+    /// A signed move's jti, written with the move.
+    used_jti: Option<crate::store::used_jtis::UsedJti>,
 }
 
 /// Applies the decision (refused as `illegal_move` by the engine) and
@@ -315,6 +317,7 @@ fn play(loaded: LoadedGame, parsed: ParsedMove, user: i64, now: Now) -> Result<P
                 .with("move_number", game.move_number)
         })?;
     let mut rows = NewRows::after_known(&game, now.at, recent, people);
+    let used_jti = parsed.used_jti;
     let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;
     rows.push(entry, &events, &state)?;
     let decision = timeouts::Decision {
@@ -331,6 +334,7 @@ fn play(loaded: LoadedGame, parsed: ParsedMove, user: i64, now: Now) -> Result<P
         rows,
         was_awaited,
         decision,
+        used_jti,
     })
 }
 
@@ -383,10 +387,11 @@ fn commit(
         seat_users,
         state,
         rows,
+        used_jti,
         ..
     } = played;
     let (recent, people) = (rows.recent_after(), rows.people_known());
-    let written = rows.write_alone(conn, &mut game, record.as_ref())?;
+    let written = rows.write_alone(conn, &mut game, record.as_ref(), used_jti.as_ref())?;
     Ok(written.then(|| Done {
         reply,
         written: Some(CachedGame {

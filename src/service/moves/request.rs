@@ -2,12 +2,13 @@
 //! or the same signed as a JWS with one of the player's keys; and the
 //! Idempotency-Key that makes a retry safe.
 
+use crate::auth::signing::{self, CompactJws};
 use crate::error::Error;
 use crate::service::Now;
 use crate::service::whole_numbers;
 use crate::store::DbConnection;
+use crate::store::used_jtis::{self, UsedJti};
 use crate::store::users;
-use base64::Engine;
 use hexpost_engine::Action;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -26,7 +27,10 @@ pub struct MoveRequest {
     #[schema(value_type = Option<hexpost_engine::Action>, example = json!({"type": "roll_dice"}))]
     pub action: Option<serde_json::Value>,
     /// Compact JWS (EdDSA) with claims `game_id`, `move_number`, `action`,
-    /// `iat`, `jti`. When present, the other two fields must be absent.
+    /// `iat` (within a day of the server's clock) and `jti` (1 to 128
+    /// characters, never used before by you: a second move with the same
+    /// one is `409 jti_reused`). When present, the other two fields must be
+    /// absent.
     pub jws: Option<String>,
 }
 
@@ -42,6 +46,9 @@ struct MoveClaims {
 /// How far a signed move's `iat` may be from the server's clock.
 const JWS_MAX_SKEW_SECS: i64 = 24 * 3600;
 
+/// The longest `jti` accepted.
+const JTI_MAX_CHARS: usize = 128;
+
 /// The move a request carries, signed or not.
 pub(super) struct ParsedMove {
     /// The move number the client expects the game to be at.
@@ -49,6 +56,8 @@ pub(super) struct ParsedMove {
     pub action: Action,
     /// The signed move, verbatim, for the log.
     pub jws: Option<String>,
+    /// The signed move's jti, to be recorded with the move.
+    pub used_jti: Option<UsedJti>,
 }
 
 fn parse_action(mut value: serde_json::Value) -> Result<Action, Error> {
@@ -70,6 +79,7 @@ pub(super) fn parse_request(
             expected,
             action: parse_action(action)?,
             jws: None,
+            used_jti: None,
         }),
         (None, _, _) => Err(Error::unprocessable(
             "invalid_body",
@@ -86,16 +96,36 @@ pub(super) fn parse_request(
                     "the signed move's iat is more than a day off",
                 ));
             }
-            if claims.jti.is_empty() {
+            let jti_chars = claims.jti.chars().count();
+            if jti_chars == 0
+                || jti_chars > JTI_MAX_CHARS
+                || claims.jti.chars().any(char::is_control)
+            {
                 return Err(Error::unprocessable(
                     "invalid_jws",
-                    "the jti claim is empty",
+                    format!(
+                        "the jti claim must be 1 to {JTI_MAX_CHARS} characters without control characters"
+                    ),
+                ));
+            }
+            if used_jtis::seen(conn, user, &claims.jti, now.at)? {
+                return Err(Error::conflict(
+                    "jti_reused",
+                    "you signed a move with this jti before; sign each move with a new one",
                 ));
             }
             Ok(ParsedMove {
                 expected: claims.move_number,
                 action: parse_action(claims.action)?,
                 jws: Some(jws),
+                used_jti: Some(UsedJti {
+                    user_id: user,
+                    jti: claims.jti,
+                    // Past this the iat is too old for the move to pass, so
+                    // a replay is refused without the record.
+                    expires_at: (claims.iat.saturating_add(JWS_MAX_SKEW_SECS + 1))
+                        .saturating_mul(1000),
+                }),
             })
         }
         (Some(_), _, _) => Err(Error::unprocessable(
@@ -105,38 +135,25 @@ pub(super) fn parse_request(
     }
 }
 
+/// The claims of `jws` if one of `user`'s active keys signed it (strictly
+/// verified; a key registered before keys were checked that is weak or
+/// non-canonical signs nothing).
 fn verify_jws(conn: &mut DbConnection, user: i64, jws: &str) -> Result<MoveClaims, Error> {
-    use jsonwebtoken::{Algorithm, DecodingKey, Validation, decode, decode_header};
     let bad = |d: String| Error::unauthorized(d).with("reason", "invalid_signature");
-    let header = decode_header(jws).map_err(|e| bad(format!("malformed JWS: {e}")))?;
-    if header.alg != Algorithm::EdDSA {
-        return Err(bad(format!(
-            "JWS algorithm {:?} is not accepted; use EdDSA",
-            header.alg
-        )));
-    }
-    let mut validation = Validation::new(Algorithm::EdDSA);
-    validation.required_spec_claims.clear();
-    validation.validate_exp = false;
-    validation.validate_aud = false;
-    for key in users::active_keys(conn, user)? {
-        let Ok(raw) = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&key.public_key)
-        else {
-            continue;
-        };
-        if raw.len() != 32 {
-            continue;
-        }
-        let Ok(dk) = DecodingKey::from_ed_components(&key.public_key) else {
-            continue;
-        };
-        if let Ok(data) = decode::<MoveClaims>(jws, &dk, &validation) {
-            return Ok(data.claims);
-        }
-    }
-    Err(bad(
-        "the JWS is not signed by any of your registered keys, or its claims are incomplete".into(),
-    ))
+    let signed = CompactJws::parse(jws).map_err(bad)?;
+    let by_a_key = users::active_keys(conn, user)?
+        .iter()
+        .filter_map(|key| signing::public_key(&key.public_key).ok())
+        .any(|key| signed.signed_by(&key));
+    let claims = by_a_key
+        .then(|| serde_json::from_slice::<MoveClaims>(signed.payload()).ok())
+        .flatten();
+    claims.ok_or_else(|| {
+        bad(
+            "the JWS is not signed by any of your registered keys, or its claims are incomplete"
+                .into(),
+        )
+    })
 }
 
 /// A move's Idempotency-Key and the hash of the request it came with.

@@ -1,0 +1,2 @@
+ALTER TABLE moves DROP COLUMN sealed;
+ALTER TABLE games DROP COLUMN committed_from;
