@@ -156,7 +156,7 @@ fn a_finished_game_exported_imports_into_an_empty_database_and_verifies() {
         unfinished.problem(422, "not_importable");
         // Inconsistent documents are refused before anything is written.
         type Change = fn(&mut Value);
-        let broken: [(&str, Change); 6] = [
+        let broken: [(&str, Change); 8] = [
             ("a player missing", |d| {
                 d["users"].as_array_mut().unwrap().pop();
             }),
@@ -168,6 +168,13 @@ fn a_finished_game_exported_imports_into_an_empty_database_and_verifies() {
             ("another variant", |d| d["game"]["variant"] = "duel".into()),
             ("no winner", |d| d["game"]["winner_seat"] = Value::Null),
             ("one seat twice", |d| d["seats"][1]["seat"] = 0.into()),
+            // PostgreSQL text cannot store these: refused before writing.
+            ("a NUL in the game id", |d| {
+                d["game"]["id"] = "g\u{0}1".into()
+            }),
+            ("a NUL in a log row", |d| {
+                d["log"][2]["actor"] = "seat\u{0}".into();
+            }),
         ];
         for (what, change) in broken {
             let mut bad = doc.clone();

@@ -282,6 +282,7 @@ pub fn import(
     admin: Option<i64>,
     doc: GameExport,
 ) -> Result<Imported, Error> {
+    refuse_nul(&doc)?;
     let (game, rows) = check_document(doc.game, &doc.log)?;
     let people = check_people(&game, &doc.users, &doc.seats, &rows)?;
     write_tx(conn, |conn| {
@@ -320,6 +321,31 @@ pub fn import(
             verification: report,
         })
     })
+}
+
+/// PostgreSQL text cannot hold a NUL character (SQLite can), so a
+/// document with one anywhere would fail on one backend only, mid-write.
+fn refuse_nul(doc: &GameExport) -> Result<(), Error> {
+    fn nul_at(v: &serde_json::Value) -> Option<String> {
+        use serde_json::Value;
+        match v {
+            Value::String(s) => s.contains('\0').then(String::new),
+            Value::Array(items) => (items.iter().enumerate())
+                .find_map(|(i, item)| nul_at(item).map(|at| format!("[{i}]{at}"))),
+            Value::Object(fields) => {
+                (fields.iter()).find_map(|(k, item)| nul_at(item).map(|at| format!(".{k}{at}")))
+            }
+            _ => None,
+        }
+    }
+    let value = serde_json::to_value(doc).map_err(|e| invalid(e.to_string()))?;
+    if let Some(at) = nul_at(&value) {
+        return Err(invalid(format!(
+            "{} holds a NUL character, which no text in a game may",
+            at.trim_start_matches('.')
+        )));
+    }
+    Ok(())
 }
 
 /// The game row and log rows the document describes, if it is a finished
