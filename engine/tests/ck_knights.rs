@@ -216,6 +216,40 @@ fn promote_is_allowed_on_the_recruit_turn_but_never_two_levels_in_a_turn() {
 }
 
 #[test]
+fn knights_act_only_on_their_owners_turn() {
+    // Seat 1's roads, knights and cards, in seat 0's main phase.
+    let mut s = main_phase();
+    s.settlement(S1, 37)
+        .road_path(S1, &[37, 31, 25, 19, 24])
+        .knight(S1, 31, BASIC, false)
+        .knight(S1, 19, STRONG, true)
+        .give(S1, KNIGHT)
+        .give(S1, ResourceCounts::new(0, 0, 0, 1, 0));
+    for action in [
+        Action::RecruitKnight { node: 25 },
+        Action::ActivateKnight { node: 31 },
+        Action::PromoteKnight { node: 31 },
+        Action::MoveKnight { from: 19, to: 24 },
+        Action::RemoveKnight { node: 31 },
+    ] {
+        assert!(
+            matches!(
+                s.refused(S1, action.clone()),
+                ActionError::NotYourDecision { .. }
+            ),
+            "{action:?}"
+        );
+    }
+    assert!(legal(&s, S1).is_empty());
+    // The same on seat 1's own turn.
+    s.main_phase(S1);
+    s.ok(S1, Action::ActivateKnight { node: 31 });
+    s.ok(S1, Action::MoveKnight { from: 19, to: 24 });
+    assert!(knight(&s, 31).unwrap().active);
+    assert_eq!(knight(&s, 24).unwrap().owner, S1);
+}
+
+#[test]
 fn actions_only_an_active_knight_not_activated_this_turn_acts_and_acting_deactivates_it() {
     let mut s = position();
     s.knight(S0, 25, BASIC, false).give(S0, GRAIN);
