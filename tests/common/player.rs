@@ -37,5 +37,6 @@ pub fn choose_in(view: &GameView, legal: &[LegalAction], rng: &mut GameRng) -> A
     if let VariantState::CkForTwo(c) = &view.variant {
         seen.progress = c.player(seat).progress.cards;
     }
-    choose_random_seeing(legal, &seen, rng, Default::default()).expect("a legal action")
+    choose_random_seeing(legal, &seen, rng, Default::default())
+        .unwrap_or_else(|| panic!("no action chosen among {legal:?}"))
 }
