@@ -145,7 +145,6 @@ fn next_action(state: &GameState, choices: &mut GameRng, builder: bool) -> Optio
     }
     let policy = Policy {
         domestic_trade: !builder,
-        ..Policy::default()
     };
     Some((
         seat,

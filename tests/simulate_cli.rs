@@ -113,12 +113,13 @@ fn games_of_an_earlier_revision_can_be_simulated() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("revision 99"));
 }
 
-/// Cities & Knights for two plays to a winner with the checks on, the same
-/// seed gives the same figures, and knight removal can be asked for.
+/// Cities & Knights for two plays to a winner with the checks on, every
+/// legal action possible (its random games are long: see
+/// docs/performance.md), and the same seed gives the same figures.
 #[test]
 fn ck_for_two_games_play_to_a_winner_and_replay() {
-    let run = |extra: &[&str]| {
-        let mut args = vec![
+    let run = || {
+        let out = hexpost(&[
             "simulate",
             "--variant",
             "ck_for_two",
@@ -126,9 +127,9 @@ fn ck_for_two_games_play_to_a_winner_and_replay() {
             "4",
             "--seed",
             "3",
-        ];
-        args.extend_from_slice(extra);
-        let out = hexpost(&args);
+            "--max-turns",
+            "3000",
+        ]);
         assert!(
             out.status.success(),
             "{}",
@@ -136,16 +137,13 @@ fn ck_for_two_games_play_to_a_winner_and_replay() {
         );
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
-    let a = run(&[]);
+    let a = run();
     assert_eq!(a["variant"], "ck_for_two");
     assert_eq!(a["finished"], 4);
-    assert!(a["mean_turns"].as_f64().unwrap() < 1000.0);
-    let b = run(&[]);
+    assert_eq!(a["checks"], true);
+    let b = run();
     assert_eq!(
         (&a["mean_actions"], &a["wins"]),
         (&b["mean_actions"], &b["wins"])
     );
-    let keeping = run(&["--no-checks"]);
-    let removing = run(&["--remove-knights", "--no-checks"]);
-    assert_ne!(removing["mean_actions"], keeping["mean_actions"]);
 }

@@ -4,7 +4,8 @@
 //!
 //! `tests/fixtures/archives/` holds one finished game per variant, as
 //! `GET /api/v1/admin/games/{id}/export` returned it when it was recorded
-//! (several hundred random moves, then a resignation). A fixture is never
+//! (several hundred random moves, then a resignation; ck_for_two's more,
+//! for its progress cards and barbarian attacks to come up). A fixture is never
 //! recorded again; a new one is added with
 //! `cargo test --test stored_archives -- --ignored record`.
 
@@ -14,17 +15,17 @@ use common::{BACKENDS, Backend, TestServer};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
-const VARIANTS: [(&str, u64); 5] = [
-    ("standard", 101),
-    ("duel", 102),
-    ("catan_for_two", 103),
-    ("neutral_trader", 104),
-    ("shadow", 105),
+/// Each variant with the seed of its random players and the moves they
+/// played before the resignation: enough for development cards, robbers,
+/// trades and every variant's automated steps.
+const VARIANTS: [(&str, u64, usize); 6] = [
+    ("standard", 101, 400),
+    ("duel", 102, 400),
+    ("catan_for_two", 103, 400),
+    ("neutral_trader", 104, 400),
+    ("shadow", 105, 400),
+    ("ck_for_two", 106, 1500),
 ];
-
-/// Moves played before the resignation: enough for development cards,
-/// robbers, trades and every variant's automated steps.
-const MOVES: usize = 400;
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/archives")
@@ -36,14 +37,14 @@ fn record() {
     std::fs::create_dir_all(dir()).unwrap();
     let server = TestServer::start(Backend::Sqlite);
     let (admin, _) = common::register_admin(&server, "root");
-    for (variant, seed) in VARIANTS {
+    for (variant, seed, moves) in VARIANTS {
         let path = dir().join(format!("{variant}.json"));
-        assert!(
-            !path.exists(),
-            "{variant}: a fixture is never recorded again"
-        );
+        if path.exists() {
+            // A fixture is never recorded again.
+            continue;
+        }
         let (a, b, id) = server.client().new_game(variant, json!({}));
-        common::play_moves([&a, &b], &id, seed, MOVES);
+        common::play_moves([&a, &b], &id, seed, moves);
         a.post(&format!("/api/v1/games/{id}/resign"), &json!({}))
             .ok();
         let export = admin
@@ -59,7 +60,7 @@ fn record() {
 fn archives() -> Vec<(&'static str, Value)> {
     VARIANTS
         .iter()
-        .map(|(variant, _)| {
+        .map(|(variant, ..)| {
             let path = dir().join(format!("{variant}.json"));
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -65,24 +65,18 @@ pub fn random_action(
     random_action_with(s, seat, legal, rng, Policy::default())
 }
 
-/// What the random players may do. The default is everything but one
-/// thing: the speed comparison with engines that have no domestic trade
-/// turns offers off, and Cities & Knights' knight removal for tokens is off
-/// unless asked for. A random player offered it before every roll, while it
-/// has a knight, takes it so often that it never has an active knight when
-/// the barbarians come: they pillage every city, and a quarter of the games
-/// run past 1000 turns (docs/performance.md).
+/// What the random players may do: every legal action by default; the
+/// speed comparison with engines that have no domestic trade turns offers
+/// off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     pub domestic_trade: bool,
-    pub knight_removal: bool,
 }
 
 impl Default for Policy {
     fn default() -> Self {
         Policy {
             domestic_trade: true,
-            knight_removal: false,
         }
     }
 }
@@ -156,11 +150,7 @@ pub fn choose_random_seeing(
     policy: Policy,
 ) -> Option<Action> {
     let (hand, own_bid) = (seen.hand, seen.own_bid);
-    let usable = |l: &LegalAction| match l {
-        LegalAction::OfferTrade => policy.domestic_trade,
-        LegalAction::RemoveKnight { .. } => policy.knight_removal,
-        _ => true,
-    };
+    let usable = |l: &LegalAction| policy.domestic_trade || !matches!(l, LegalAction::OfferTrade);
     let weight = |l: &LegalAction| if usable(l) { l.weight() } else { 0 };
     let total: usize = legal.iter().map(weight).sum();
     if total == 0 {
@@ -354,7 +344,7 @@ fn random_ck_action(
         }
         L::ForcedTradeResources { .. } => Action::ForcedTradeResources,
         L::PlayProgress { play } => Action::PlayProgress {
-            play: random_play(play, k, rng)?,
+            play: random_play(play, k)?,
         },
         L::DiscardProgress => Action::DiscardProgress {
             card: random_progress(seen.progress?, rng)?,
@@ -446,13 +436,13 @@ fn random_progress(cards: ProgressCounts, rng: &mut GameRng) -> Option<ProgressC
 }
 
 /// The `k`-th concrete play of a progress card entry.
-fn random_play(option: &ProgressOption, k: usize, rng: &mut GameRng) -> Option<ProgressPlay> {
+fn random_play(option: &ProgressOption, k: usize) -> Option<ProgressPlay> {
     use ProgressOption as O;
     use ProgressPlay as P;
     Some(match option {
         O::Alchemist => P::Alchemist {
-            yellow: rng.die(),
-            red: rng.die(),
+            yellow: (k / 6) as u8 + 1,
+            red: (k % 6) as u8 + 1,
         },
         O::Engineer { nodes } => P::Engineer {
             node: nodes.nth(k)?,

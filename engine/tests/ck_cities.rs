@@ -74,6 +74,36 @@ fn improvement_level_n_costs_n_of_the_tracks_commodity_bought_in_order() {
 }
 
 #[test]
+fn improvement_only_on_ones_own_turn_in_the_main_phase() {
+    let trade = Action::BuyImprovement {
+        track: Track::Trade,
+        crane: false,
+    };
+    let mut s = game();
+    s.city(S0, 31)
+        .city(S1, 44)
+        .give(S0, cards([0, 0, 0, 0, 0, 0, 1, 0]))
+        .give(S1, cards([0, 0, 0, 0, 0, 0, 1, 0]));
+    assert!(matches!(
+        s.refused(S0, trade.clone()),
+        ActionError::WrongPhase { .. }
+    ));
+    s.main_phase(S0);
+    assert!(matches!(
+        s.refused(S1, trade.clone()),
+        ActionError::NotYourDecision { .. }
+    ));
+    assert!(s.state.legal_actions(S1).is_empty());
+    s.ok(S0, trade.clone());
+    s.main_phase(S1);
+    s.ok(S1, trade);
+    assert_eq!(
+        [S0, S1].map(|p| s.ck().player(p).levels),
+        [[1, 0, 0], [1, 0, 0]]
+    );
+}
+
+#[test]
 fn improvement_needs_a_city_on_the_board_and_a_tipped_city_does_not_count() {
     let mut s = main_phase();
     s.settlement(S0, 31)

@@ -28,6 +28,18 @@ fn position() -> Scenario {
     s
 }
 
+/// Seat 0 recruits on `node`, and a neutral road is owed for it.
+fn recruit_owing_a_neutral_road(s: &mut Scenario, node: u8) {
+    s.ok(S0, Action::RecruitKnight { node });
+    assert_eq!(
+        step(s),
+        Some(Step::NeutralBuild {
+            seat: S0,
+            piece: Piece::Road
+        })
+    );
+}
+
 fn knight(s: &Scenario, node: u8) -> Option<Knight> {
     s.ck().knight_at(node).copied()
 }
@@ -213,6 +225,40 @@ fn promote_is_allowed_on_the_recruit_turn_but_never_two_levels_in_a_turn() {
             reason: "a knight is promoted once per turn"
         }
     );
+}
+
+#[test]
+fn knights_act_only_on_their_owners_turn() {
+    // Seat 1's roads, knights and cards, in seat 0's main phase.
+    let mut s = main_phase();
+    s.settlement(S1, 37)
+        .road_path(S1, &[37, 31, 25, 19, 24])
+        .knight(S1, 31, BASIC, false)
+        .knight(S1, 19, STRONG, true)
+        .give(S1, KNIGHT)
+        .give(S1, ResourceCounts::new(0, 0, 0, 1, 0));
+    for action in [
+        Action::RecruitKnight { node: 25 },
+        Action::ActivateKnight { node: 31 },
+        Action::PromoteKnight { node: 31 },
+        Action::MoveKnight { from: 19, to: 24 },
+        Action::RemoveKnight { node: 31 },
+    ] {
+        assert!(
+            matches!(
+                s.refused(S1, action.clone()),
+                ActionError::NotYourDecision { .. }
+            ),
+            "{action:?}"
+        );
+    }
+    assert!(legal(&s, S1).is_empty());
+    // The same on seat 1's own turn.
+    s.main_phase(S1);
+    s.ok(S1, Action::ActivateKnight { node: 31 });
+    s.ok(S1, Action::MoveKnight { from: 19, to: 24 });
+    assert!(knight(&s, 31).unwrap().active);
+    assert_eq!(knight(&s, 24).unwrap().owner, S1);
 }
 
 #[test]
@@ -618,14 +664,7 @@ fn neutral_knight_when_no_neutral_can_take_one_a_neutral_road_is_owed_never_a_se
     let mut s = position();
     s.give(S0, KNIGHT);
     // The neutrals have no road: no knight site, so a road is owed.
-    s.ok(S0, Action::RecruitKnight { node: 25 });
-    assert_eq!(
-        step(&s),
-        Some(Step::NeutralBuild {
-            seat: S0,
-            piece: Piece::Road
-        })
-    );
+    recruit_owing_a_neutral_road(&mut s, 25);
     // With no neutral road legal either: nothing.
     let mut s = position();
     s.give(S0, KNIGHT);
@@ -645,6 +684,29 @@ fn neutral_knight_when_no_neutral_can_take_one_a_neutral_road_is_owed_never_a_se
         piece: Piece::Road
     }));
     assert_eq!(s.state.phase(), &Phase::Main);
+    s.check();
+}
+
+#[test]
+fn neutral_supply_two_basic_knights_a_third_recruit_owes_a_road_instead() {
+    // One basic knight of seat 2 out: the owed knight goes to its only site.
+    let mut s = position();
+    s.road(N2, edge(12, 17))
+        .knight(N2, 8, BASIC, false)
+        .give(S0, KNIGHT);
+    s.ok(S0, Action::RecruitKnight { node: 25 });
+    assert_eq!(
+        knight(&s, 17).map(|k| (k.owner, k.level)),
+        Some((N2, BASIC))
+    );
+    // Both out: seat 2 has a site but no basic knight, so a road is owed.
+    let mut s = position();
+    s.road(N2, edge(12, 17))
+        .knight(N2, 7, BASIC, false)
+        .knight(N2, 8, BASIC, false)
+        .give(S0, KNIGHT);
+    recruit_owing_a_neutral_road(&mut s, 25);
+    assert!(knight(&s, 17).is_none());
     s.check();
 }
 

@@ -7,7 +7,7 @@
 //! only, and exact replays and mid-game round trips.
 
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::sim::{Checks, GameRecord, Policy, Tally, play_game, play_game_with};
+use hexpost_engine::sim::{Checks, GameRecord, Tally, play_game};
 use hexpost_engine::{Event, GameConfig, GameState, Variant};
 
 fn config(variant: Variant, options: &[(&str, &str)]) -> GameConfig {
@@ -18,19 +18,21 @@ fn config(variant: Variant, options: &[(&str, &str)]) -> GameConfig {
     c
 }
 
-fn play_many(config: &GameConfig, seeds: std::ops::Range<u64>, checks: Checks) -> Tally {
-    play_many_with(config, seeds, checks, Policy::default())
+/// Turns after which a random game counts as unfinished. Random players
+/// of `ck_for_two` remove their knights for tokens before most rolls and
+/// play far longer games (docs/performance.md, "Finishing"): about 73 %
+/// end within the 1000 turns of the other variants, 99 % within 3000.
+fn max_turns(variant: Variant) -> u32 {
+    match variant {
+        Variant::CkForTwo => 3000,
+        _ => 1000,
+    }
 }
 
-fn play_many_with(
-    config: &GameConfig,
-    seeds: std::ops::Range<u64>,
-    checks: Checks,
-    policy: Policy,
-) -> Tally {
+fn play_many(config: &GameConfig, seeds: std::ops::Range<u64>, checks: Checks) -> Tally {
     let mut tally = Tally::default();
     for seed in seeds {
-        match play_game_with(config, seed, 1000, checks, policy) {
+        match play_game(config, seed, max_turns(config.variant), checks) {
             Ok(r) => tally.add(&r),
             Err(v) => panic!(
                 "{:?} {:?}: invariant violated: {v}",
@@ -177,17 +179,31 @@ fn finished_at_least(t: &Tally, percent: u32) {
     );
 }
 
-/// The random players' knight removal for tokens, off by default, on:
-/// fewer games finish (they rarely defend), and every invariant holds.
+/// With every legal action possible (knight removal for tokens
+/// included), random games end: at least 95 % within 3000 turns, and at
+/// least two thirds within the 1000 turns the other variants are held to
+/// (docs/performance.md measures 73 % of 3,000 games; the 95 %
+/// within 1000 is not reached, for the reason given there).
 #[test]
-fn ck_for_two_games_with_knight_removal_keep_every_invariant() {
-    let policy = Policy {
-        knight_removal: true,
-        ..Policy::default()
-    };
+fn ck_for_two_random_games_with_every_legal_action_finish() {
     let config = config(Variant::CkForTwo, &[]);
-    let t = play_many_with(&config, 75_000..75_025, Checks::Full, policy);
-    assert_eq!(t.games, 25);
+    let (mut finished, mut within_1000) = (0, 0);
+    let games = 300;
+    for seed in 77_000..77_000 + games {
+        let r = play_game(&config, seed, 3000, Checks::None).unwrap();
+        if r.winner.is_some() {
+            finished += 1;
+            within_1000 += u64::from(r.turns <= 1000);
+        }
+    }
+    assert!(
+        finished * 100 >= games * 95,
+        "{finished} of {games} finished"
+    );
+    assert!(
+        within_1000 * 3 >= games * 2,
+        "{within_1000} of {games} finished within 1000 turns"
+    );
 }
 
 #[test]

@@ -32,10 +32,6 @@ pub struct SimulateArgs {
     /// whose random players cannot).
     #[arg(long)]
     no_domestic_trade: bool,
-    /// ck_for_two: random players also remove their knights for trade
-    /// tokens, which they otherwise never do (see docs/performance.md).
-    #[arg(long)]
-    remove_knights: bool,
     /// Play by an earlier revision of the rules, as games created under it
     /// do (default: the current one).
     #[arg(long)]
@@ -81,7 +77,6 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         let seed = args.seed.wrapping_add(i as u64);
         let policy = sim::Policy {
             domestic_trade: !args.no_domestic_trade,
-            knight_removal: args.remove_knights,
         };
         match sim::play_game_with(&config, seed, args.max_turns, checks, policy) {
             Ok(record) => tally.add(&record),

@@ -5,6 +5,8 @@
 #![allow(dead_code)]
 
 use hexpost_engine::rng::GameRng;
+use hexpost_engine::rulesets::VariantState;
+use hexpost_engine::sim::{Seen, choose_random_seeing};
 use hexpost_engine::{Action, GameView, LegalAction};
 use serde_json::Value;
 
@@ -25,6 +27,16 @@ pub fn choose_in(view: &GameView, legal: &[LegalAction], rng: &mut GameRng) -> A
         }
         _ => None,
     };
-    hexpost_engine::sim::choose_random(legal, hand, own_bid, rng, Default::default())
-        .expect("a legal action")
+    let mut seen = Seen {
+        hand,
+        own_bid,
+        ..Seen::default()
+    };
+    // Cities & Knights: the view shows a player their own progress cards
+    // (a progress discard picks among them).
+    if let VariantState::CkForTwo(c) = &view.variant {
+        seen.progress = c.player(seat).progress.cards;
+    }
+    choose_random_seeing(legal, &seen, rng, Default::default())
+        .unwrap_or_else(|| panic!("no action chosen among {legal:?}"))
 }

@@ -192,6 +192,8 @@ impl ProgressOption {
             O::CommercialHarbor { resources } => resources.len(),
             O::Merchant { hexes } => hexes.len(),
             O::MerchantFleet { cards } => cards.len(),
+            // The yellow and the red die, 1 to 6 each.
+            O::Alchemist => 36,
             O::ResourceMonopoly => Resource::ALL.len(),
             O::TradeMonopoly => Commodity::ALL.len(),
             _ => 1,
