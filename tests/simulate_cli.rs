@@ -127,8 +127,6 @@ fn ck_for_two_games_play_to_a_winner_and_replay() {
             "4",
             "--seed",
             "3",
-            "--max-turns",
-            "3000",
         ]);
         assert!(
             out.status.success(),

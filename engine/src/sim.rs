@@ -583,6 +583,18 @@ fn random_probe(rng: &mut GameRng) -> (Seat, Action) {
     (seat, action)
 }
 
+/// Turns after which a random game counts as unfinished: in every variant
+/// three to four times a random game's mean length (docs/performance.md).
+/// Cities & Knights' random games run far longer than the others', because
+/// random players remove their knights for tokens before most rolls and
+/// then lose their cities to the barbarians.
+pub fn turn_cap(variant: crate::Variant) -> u32 {
+    match variant {
+        crate::Variant::CkForTwo => 3000,
+        _ => 1000,
+    }
+}
+
 /// Plays one complete game (or until `max_turns`).
 pub fn play_game(
     config: &GameConfig,

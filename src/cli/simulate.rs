@@ -22,9 +22,10 @@ pub struct SimulateArgs {
     /// A game option as key=value (repeatable), e.g. --option vp_target=12.
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
-    /// Games still running after this many turns count as unfinished.
-    #[arg(long, default_value_t = 1000)]
-    max_turns: u32,
+    /// Games still running after this many turns count as unfinished
+    /// (default: the variant's cap, 1000 turns; 3000 for ck_for_two).
+    #[arg(long)]
+    max_turns: Option<u32>,
     /// Skip the per-action invariant checks (for speed measurements).
     #[arg(long)]
     no_checks: bool,
@@ -71,6 +72,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
     } else {
         Checks::Full
     };
+    let max_turns = args.max_turns.unwrap_or(sim::turn_cap(variant));
     let mut tally = Tally::default();
     let start = Instant::now();
     for i in 0..args.games {
@@ -78,7 +80,7 @@ pub fn run(args: SimulateArgs) -> ExitCode {
         let policy = sim::Policy {
             domestic_trade: !args.no_domestic_trade,
         };
-        match sim::play_game_with(&config, seed, args.max_turns, checks, policy) {
+        match sim::play_game_with(&config, seed, max_turns, checks, policy) {
             Ok(record) => tally.add(&record),
             Err(v) => {
                 eprintln!("invariant violated: {v}");
