@@ -598,7 +598,8 @@ fn nothing_hidden_is_served_to_the_other_seat() {
         let mut mail_cards_changed = 0;
         // (variant, options, move cap): random play is long-winded, so two
         // games stop early and one is played to its end; more games follow
-        // (rarely) until a development card was bought.
+        // (rarely) until a development card was bought, and one bought while
+        // the game went on, so a mail to the other player could show it.
         let games = [
             ("standard", json!({"vp_target": 5}), 150),
             ("duel", json!({"vp_target": 3}), 5000),
@@ -609,7 +610,9 @@ fn nothing_hidden_is_served_to_the_other_seat() {
             ),
         ];
         let mut g = 0;
-        while g < games.len() || (hidden_cards_seen == 0 && g < games.len() + 4) {
+        while g < games.len()
+            || ((hidden_cards_seen == 0 || mail_cards_changed == 0) && g < games.len() + 4)
+        {
             let (variant, options, cap) =
                 games
                     .get(g)

@@ -237,10 +237,10 @@ fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
         );
         for m in turn_mails(&mails) {
             for needle in [
-                "Since your last decision:",
+                "What happened since your last decision:",
                 "Your hand: ",
                 "Your victory points: ",
-                "You are asked to decide: ",
+                "You are asked to:",
             ] {
                 assert!(m.text.contains(needle), "{needle} missing:\n{}", m.text);
             }
@@ -249,7 +249,11 @@ fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
         }
         // The first turn of a standard game is a set-up settlement.
         let first = turn_mails(&mails)[0];
-        assert!(first.text.contains("build settlement"), "{}", first.text);
+        assert!(
+            first.text.contains("- place a settlement for free"),
+            "{}",
+            first.text
+        );
 
         let over: Vec<_> = mails
             .iter()
