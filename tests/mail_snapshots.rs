@@ -6,14 +6,18 @@
 //!
 //! Beyond the snapshots: a mail that asks for a decision says what and by
 //! when before what happened, then the hand and scores; its plain text
-//! stands on its own; its HTML is one column (no tables).
+//! stands on its own; its HTML is one column (no tables); and nothing the
+//! reader may not know changes any of their mails (tests/api_hidden.rs
+//! checks the same over HTTP for the base game).
 
 use hexpost::describe::Table;
 use hexpost::mail::Links;
 use hexpost::mail::contexts::{self, Automatic, Ending, Turn};
 use hexpost::mail::templates::Templates;
+use hexpost_engine::cards::{Commodity, ProgressCard, ProgressCounts, Resource};
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::{Event, GameConfig, GameState, Seat, Variant, sim};
+use hexpost_engine::rulesets::VariantState;
+use hexpost_engine::{Event, GameConfig, GameState, Redact, Seat, Variant, sim};
 use serde_json::Value;
 
 const GAME_ID: &str = "g-0001";
@@ -278,4 +282,118 @@ fn game_over() {
     );
     assert!(text_of(&m).contains(&format!("is over: {result}.")));
     insta::assert_snapshot!("game_over", m);
+}
+/// `events` with what `reader` may not see of them changed: the progress
+/// card drawn, the card stolen.
+fn hidden_changed(events: &[Event], reader: Seat) -> Vec<Event> {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::ProgressDrawn {
+                seat,
+                track,
+                card: Some(card),
+            } if *seat != reader => Event::ProgressDrawn {
+                seat: *seat,
+                track: *track,
+                card: Some(if *card == ProgressCard::Spy {
+                    ProgressCard::Bishop
+                } else {
+                    ProgressCard::Spy
+                }),
+            },
+            Event::StoleCommodity {
+                thief,
+                victim,
+                commodity: Some(_),
+            } if e.redacted_for(Some(reader)) != *e => Event::StoleCommodity {
+                thief: *thief,
+                victim: *victim,
+                commodity: Some(Commodity::Coin),
+            },
+            e => e.clone(),
+        })
+        .collect()
+}
+
+/// Nothing the reader may not know shows in their mails: a Cities &
+/// Knights game with the opponent's progress cards and resources, the
+/// decks, the generator and the events' hidden cards changed mails the
+/// same, every kind of it.
+#[test]
+fn a_mail_shows_nothing_hidden_from_its_reader() {
+    let mut s = cities_and_knights();
+    s.play_until(&mut GameRng::from_seed(6), |s| {
+        let VariantState::CkForTwo(ck) = &s.state.variant else {
+            return false;
+        };
+        let Some(&reader) = s.state.awaiting().first() else {
+            return false;
+        };
+        let theirs = &ck.players[reader.opponent().index()].progress;
+        let hides = |e: &Event| e.redacted_for(Some(reader)) != *e;
+        theirs.count > 0
+            && s.log.last().is_some_and(|(seat, _)| *seat != reader)
+            && s.since_last_decision(reader).iter().any(hides)
+    });
+    let reader = s.reader();
+    let opponent = reader.opponent().index();
+    let mut other = s.state.clone();
+    if let VariantState::CkForTwo(ck) = &mut other.variant {
+        let theirs = &mut ck.players[opponent].progress;
+        assert!(theirs.count > 0, "the opponent holds progress cards");
+        theirs.cards = Some(ProgressCounts::single(ProgressCard::Spy, theirs.count));
+        for deck in &mut ck.decks {
+            if let Some(cards) = &mut deck.cards {
+                cards.reverse();
+            }
+        }
+    }
+    let hand = other.players[opponent].hand;
+    for (i, r) in Resource::ALL.into_iter().enumerate() {
+        other.players[opponent].hand[r] = hand[Resource::ALL[(i + 1) % 5]];
+    }
+    other.rng = GameRng::from_seed(99);
+    assert_ne!(other, s.state);
+    let events = s.since_last_decision(reader);
+    let changed = hidden_changed(&events, reader);
+    assert_ne!(changed, events, "the events hide something from the reader");
+
+    let every_mail = |state: &GameState, events: &[Event]| -> Vec<String> {
+        let table = s.table(reader);
+        let turn = Turn {
+            state,
+            ..s.turn(&table)
+        };
+        let automatic = || Automatic {
+            in_a_row: 1,
+            max: 3,
+        };
+        vec![
+            mail(
+                "your_move",
+                contexts::your_move(&turn, events),
+                Some("ck_for_two"),
+            ),
+            mail(
+                "reminder",
+                contexts::reminder(&turn, 2, true),
+                Some("ck_for_two"),
+            ),
+            mail(
+                "timeout",
+                contexts::timeout(&turn, events, automatic(), false),
+                Some("ck_for_two"),
+            ),
+            mail(
+                "digest",
+                contexts::digest(
+                    "Ada",
+                    vec![contexts::digest_game(&turn, events, GAME_ID, "ck_for_two")],
+                ),
+                None,
+            ),
+        ]
+    };
+    assert_eq!(every_mail(&s.state, &events), every_mail(&other, &changed));
 }

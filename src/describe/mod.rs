@@ -12,11 +12,13 @@ mod cards;
 mod cities_knights;
 mod core_game;
 mod decisions;
+mod holdings;
 mod places;
 mod variants;
 
 pub use cards::{cards, dev_cards};
 pub use decisions::decisions;
+pub use holdings::holdings;
 
 use hexpost_engine::board::Board;
 use hexpost_engine::seats::SeatKind;

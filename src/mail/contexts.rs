@@ -100,6 +100,7 @@ pub fn your_move(turn: &Turn, events: &[Event]) -> Value {
         "hand": hand(|h| describe::cards(&h.resources)),
         "dev_cards": hand(|h| describe::dev_cards(&h.dev_cards)),
         "new_dev_cards": hand(|h| describe::dev_cards(&h.new_dev_cards)),
+        "holdings": describe::holdings(&view, turn.seat),
         "your_vp": own.map(|h| h.total_vp),
         "scores": scores(&view, turn.table, |p| p.visible_vp),
     })

@@ -149,7 +149,7 @@ mod tests {
         assert!(r.text.contains("now Grace is to move"));
         let game = json!({"game_id": "g2", "variant": "duel", "opponent": "Grace", "move_number": 3,
             "deadline": null, "events": [], "events_omitted": 0, "hand": "nothing", "your_vp": 2,
-            "dev_cards": "none", "new_dev_cards": "none",
+            "dev_cards": "none", "new_dev_cards": "none", "holdings": [],
             "scores": ["Ada 2 VP"], "decisions": ["roll the dice"]});
         let r = t.render("digest", &with(json!({"games": [game]}))).unwrap();
         assert_eq!(r.subject, "1 game waits for your move on hexpost");
