@@ -15,21 +15,14 @@ cd "$(dirname "$0")/.."
 
 GAMES=${GAMES:-20}
 VARIANTS=${VARIANTS:-"standard duel catan_for_two neutral_trader shadow"}
-command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: apt-get install valgrind)" >&2; exit 2; }
+. bench/callgrind.sh
 if [ -z "${ROW_HASH:-}" ]; then
   cargo build --release --quiet --example row_hash
   ROW_HASH=./target/release/examples/row_hash
 fi
 
 # Prints "INSTRUCTIONS ROWS" for one mode and variant.
-count() {
-  local log rows
-  log=$(mktemp)
-  rows=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$log" \
-    "$ROW_HASH" "$1" "$2" "$GAMES" 2>/dev/null)
-  echo "$(sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$log") $rows"
-  rm -f "$log"
-}
+count() { callgrind_count "$ROW_HASH" "$1" "$2" "$GAMES"; }
 
 echo "| variant | rows | plain, instructions per row | committed, instructions per row | committed / plain |"
 echo "|---|---:|---:|---:|---:|"

@@ -7,15 +7,12 @@
 //!
 //!   row_hash MODE VARIANT GAMES
 
+mod common;
+
 use hexpost::service::audit::{plain_row_hash, sha256_hex};
 use hexpost::service::commitments::{self, Contents, Salts};
 use hexpost::store::games::MoveRow;
-use hexpost_engine::rng::GameRng;
-use hexpost_engine::sim::{Policy, random_action_with};
-use hexpost_engine::{Event, GameConfig, GameState, Variant};
-
-/// Enough for any random game; one that runs longer is cut there.
-const MAX_ACTIONS: usize = 5_000;
+use hexpost_engine::{Event, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -58,56 +55,26 @@ fn main() {
 
 /// A random game's rows (hash left empty) with their events.
 fn recorded_game(variant: Variant, seed: u64) -> Vec<(MoveRow, Vec<Event>)> {
-    let (mut state, _) =
-        GameState::with_rng(&GameConfig::new(variant), GameRng::from_seed(seed)).unwrap();
-    let mut choices = GameRng::from_seed(seed ^ 0x5eed);
     let mut out = Vec::new();
     let mut prev = sha256_hex(b"genesis");
-    let mut row = |actor: String, seat: u8, action: String, events: Vec<Event>, s: &GameState| {
-        let state_hash = sha256_hex(serde_json::to_string(s).unwrap().as_bytes());
+    common::play(variant, seed, |row| {
+        let state_hash = sha256_hex(serde_json::to_string(row.state).unwrap().as_bytes());
         let r = MoveRow {
             game_id: "bench".into(),
             seq: out.len() as i64 + 1,
-            actor,
-            seat: Some(seat.into()),
+            actor: row.actor,
+            seat: Some(row.seat.into()),
             user_id: Some(1),
-            action,
+            action: row.action,
             jws: None,
-            events: serde_json::to_string(&events).unwrap(),
+            events: serde_json::to_string(&row.events).unwrap(),
             state_hash: state_hash.clone(),
             prev_hash: std::mem::replace(&mut prev, state_hash),
             hash: String::new(),
             created_at: 1,
             sealed: false,
         };
-        out.push((r, events));
-    };
-    for _ in 0..MAX_ACTIONS {
-        let Some(&seat) = state.awaiting().first() else {
-            break;
-        };
-        let legal = state.legal_actions(seat);
-        let Some(action) =
-            random_action_with(&state, seat, &legal, &mut choices, Policy::default())
-        else {
-            break;
-        };
-        let Ok(events) = state.apply_decision(seat, &action) else {
-            continue;
-        };
-        let text = serde_json::to_string(&action).unwrap();
-        row(format!("seat:{}", seat.0), seat.0, text, events, &state);
-        let mut step = Vec::new();
-        while let Some(s) = state.automated_step(&mut step) {
-            let text = format!(r#"{{"type":"automated_step","seat":{}}}"#, s.0);
-            row(
-                "server".into(),
-                s.0,
-                text,
-                std::mem::take(&mut step),
-                &state,
-            );
-        }
-    }
+        out.push((r, row.events));
+    });
     out
 }

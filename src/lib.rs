@@ -8,6 +8,7 @@ pub mod background;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod describe;
 pub mod error;
 #[cfg(test)]
 mod layers;

@@ -215,8 +215,7 @@ impl Worker {
 
     fn deliver(&self, row: &MailRow, mut context: serde_json::Value) -> Result<(), String> {
         let settings_url = self.links.settings_url();
-        context["base_url"] = self.links.base_url.clone().into();
-        context["settings_url"] = settings_url.clone().into();
+        self.links.fill(&mut context);
         let rendered = self.templates.render(&row.kind, &context)?;
         let message = sender::compose(
             Envelope {

@@ -416,7 +416,9 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
             .any(|e| matches!(e, Event::DevCardBought { .. }))
         {
             let reader = Some(Some(seat.opponent()));
-            let entry = crate::service::moves::log_entry(&game.row, reader, row).ok()?;
+            let names = game.seats.map(|u| display_name(u).to_string());
+            let table = crate::describe::Table::of_state(names, &game.state);
+            let entry = crate::service::moves::log_entry(&game.row, reader, row, &table).ok()?;
             out.insert("LogEntry", value(&entry));
             out.insert("Skeleton", value(entry.public?));
             break;

@@ -18,6 +18,11 @@
 //!   hidden card is changed (its hash recomputed as the server would) reads
 //!   the same but for that commitment and the hash.
 //!
+//! - in the mails: every mail a player receives about a game ("your move",
+//!   reminder, timeout, digest), both parts, is the same in the other
+//!   world, and with the hidden cards of the move's events changed; the
+//!   `text` of each log row is the mails' sentence for its event.
+//!
 //! Two attacks complete it: trying every card kind against a published
 //! hash, which found every card bought before the committed scheme, finds
 //! none; and a sealed bid, signed, is read neither in the other bidder's
@@ -30,6 +35,10 @@ use common::{
     register_admin,
 };
 use diesel::prelude::*;
+use hexpost::describe::{self, Table};
+use hexpost::mail::Links;
+use hexpost::mail::contexts::{self, Automatic, Turn};
+use hexpost::mail::templates::Templates;
 use hexpost::store::games::MoveRow;
 use hexpost::store::schema::{games, moves};
 use hexpost_engine::dice::Dice;
@@ -247,6 +256,84 @@ fn other_world(s: &GameState, viewer: Seat) -> GameState {
     w
 }
 
+/// The players' display names of game `id`, by seat.
+fn names(api: &Api, id: &str) -> [String; 2] {
+    let mut names = [String::new(), String::new()];
+    for p in game(api, id)["players"].as_array().unwrap() {
+        names[p["seat"].as_u64().unwrap() as usize] = p["display_name"].as_str().unwrap().into();
+    }
+    names
+}
+
+/// `events` with every part hidden from `reader` changed: another
+/// development card bought, another resource stolen.
+fn hidden_changed(events: &[Event], reader: Seat) -> Vec<Event> {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::DevCardBought {
+                seat,
+                card: Some(c),
+            } if *seat != reader => Event::DevCardBought {
+                seat: *seat,
+                card: Some(rotate_card(*c)),
+            },
+            Event::Stole {
+                thief,
+                victim,
+                resource: Some(r),
+            } if *thief != reader && *victim != reader => Event::Stole {
+                thief: *thief,
+                victim: *victim,
+                resource: Some(Resource::ALL[(r.index() + 1) % 5]),
+            },
+            e => e.clone(),
+        })
+        .collect()
+}
+
+/// Every mail the player of `seat` may get about the game in `state`,
+/// both parts, with `events` as what happened since their last decision.
+fn mails(state: &GameState, seat: Seat, events: &[Event], names: &[String; 2]) -> Vec<String> {
+    let table = Table::of_state(names.clone(), state);
+    let turn = Turn {
+        state,
+        seat,
+        table: &table,
+        move_number: 12,
+        deadline: Some("Mon 2026-11-30 18:00 CET".into()),
+    };
+    let automatic = Automatic {
+        in_a_row: 1,
+        max: 3,
+    };
+    let contexts = [
+        ("your_move", contexts::your_move(&turn, events)),
+        ("reminder", contexts::reminder(&turn, 2, false)),
+        (
+            "timeout",
+            contexts::timeout(&turn, events, automatic, false),
+        ),
+        (
+            "digest",
+            contexts::digest(
+                &names[seat.index()],
+                vec![contexts::digest_game(&turn, events, "g", "standard")],
+            ),
+        ),
+    ];
+    let templates = Templates::new().unwrap();
+    contexts
+        .into_iter()
+        .map(|(kind, mut context)| {
+            contexts::about_game(&mut context, "g", "standard");
+            Links::new("https://hexpost.example.org").fill(&mut context);
+            let r = templates.render(kind, &context).unwrap();
+            format!("{}\n{}\n{}", r.subject, r.text, r.html)
+        })
+        .collect()
+}
+
 /// A random player that buys development cards whenever it can, so that
 /// hands hold secrets worth keeping; otherwise uniform over what is legal.
 fn secretive(view: &Value, legal: &[LegalAction], rng: &mut GameRng) -> Action {
@@ -269,6 +356,10 @@ struct Checker<'a> {
     hands_swapped: usize,
     /// Rows read again with the hidden card changed underneath.
     cards_changed: usize,
+    /// The players' names, by seat.
+    names: [String; 2],
+    /// Mails rendered again with a hidden card of their events changed.
+    mail_cards_changed: usize,
 }
 
 impl Checker<'_> {
@@ -358,6 +449,13 @@ impl Checker<'_> {
             .filter(|e| !e.is_visible_to(Some(seat)))
             .count();
         assert_eq!(check_served_row(&self.id, row), hidden, "{row}");
+        // The row's sentences are the mails' words for its events.
+        let table = Table::of_state(self.names.clone(), &self.db.state(&self.id));
+        let sentences: Vec<String> = stored
+            .iter()
+            .map(|e| describe::event(e, Some(seat), &table))
+            .collect();
+        assert_eq!(row["text"], json!(sentences), "{row}");
         let seq = row["seq"].as_i64().unwrap();
         if hidden == 0
             || !stored
@@ -416,6 +514,7 @@ impl Checker<'_> {
             // The game as served.
             let detail = game(p, &self.id);
             self.check_view(who, &truth, &detail);
+            let mut new_events = Vec::new();
             // The new log rows, as served.
             let rows = p
                 .get(&format!(
@@ -435,6 +534,7 @@ impl Checker<'_> {
                     Self::check_event(seat, s, e, "log");
                 }
                 self.check_log_row(p, seat, row, &stored);
+                new_events.extend(stored);
                 self.seen[who] = seq;
             }
             assert_eq!(self.seen[who], n, "the log is behind the game");
@@ -456,6 +556,17 @@ impl Checker<'_> {
                 "seat {seat:?} can tell the worlds apart"
             );
             assert_eq!(truth.legal_actions(seat), world.legal_actions(seat));
+            // The mails, in the other world and with the move's hidden
+            // cards changed.
+            let changed = hidden_changed(&new_events, seat);
+            assert_eq!(
+                mails(&truth, seat, &new_events, &self.names),
+                mails(&world, seat, &changed, &self.names),
+                "seat {seat:?} can tell the worlds apart by mail"
+            );
+            if changed != new_events {
+                self.mail_cards_changed += 1;
+            }
             if self.moves % 7 == who {
                 let changed = world != truth;
                 assert!(changed);
@@ -484,9 +595,11 @@ fn nothing_hidden_is_served_to_the_other_seat() {
         let mut finished = 0;
         let mut hands_swapped = 0;
         let mut cards_changed = 0;
+        let mut mail_cards_changed = 0;
         // (variant, options, move cap): random play is long-winded, so two
         // games stop early and one is played to its end; more games follow
-        // (rarely) until a development card was bought.
+        // (rarely) until a development card was bought, and one bought while
+        // the game went on, so a mail to the other player could show it.
         let games = [
             ("standard", json!({"vp_target": 5}), 150),
             ("duel", json!({"vp_target": 3}), 5000),
@@ -497,7 +610,9 @@ fn nothing_hidden_is_served_to_the_other_seat() {
             ),
         ];
         let mut g = 0;
-        while g < games.len() || (hidden_cards_seen == 0 && g < games.len() + 4) {
+        while g < games.len()
+            || ((hidden_cards_seen == 0 || mail_cards_changed == 0) && g < games.len() + 4)
+        {
             let (variant, options, cap) =
                 games
                     .get(g)
@@ -517,6 +632,8 @@ fn nothing_hidden_is_served_to_the_other_seat() {
                 worlds_checked: 0,
                 hands_swapped: 0,
                 cards_changed: 0,
+                names: names(&a, &id),
+                mail_cards_changed: 0,
             };
             // The start row and the opening view.
             for who in 0..2 {
@@ -535,6 +652,7 @@ fn nothing_hidden_is_served_to_the_other_seat() {
             total_moves += made;
             hands_swapped += checker.hands_swapped;
             cards_changed += checker.cards_changed;
+            mail_cards_changed += checker.mail_cards_changed;
             // Once over, the seed and the final scores are public.
             let end = game(&a, &id);
             if end["status"] == "finished" {
@@ -563,6 +681,10 @@ fn nothing_hidden_is_served_to_the_other_seat() {
         // The redaction of bought cards was exercised, and its commitment.
         assert!(hidden_cards_seen > 0, "{backend:?}: no card was bought");
         assert!(cards_changed > 0, "{backend:?}: no hidden card was changed");
+        assert!(
+            mail_cards_changed > 0,
+            "{backend:?}: no mail was rendered with a hidden card changed"
+        );
     }
 }
 

@@ -386,12 +386,12 @@ fn digest_players_get_one_mail_a_day_for_all_their_games() {
                 digest.text
             );
         }
-        assert!(digest.text.contains("Deadline:"), "{}", digest.text);
         assert!(
-            digest.text.contains("You are asked to decide"),
+            digest.text.contains("Your time for it runs out at"),
             "{}",
             digest.text
         );
+        assert!(digest.text.contains("You are asked to:"), "{}", digest.text);
         settle();
         let digests: Vec<_> = s
             .sink

@@ -9,11 +9,11 @@ mod common;
 use common::smtp::{self, Received, SmtpSink};
 use common::{Api, BACKENDS, Backend, TempDatabase, TestServer, game};
 use diesel::prelude::*;
-use hexpost::mail::describe::{self, Names};
+use hexpost::describe::{self, Table};
 use hexpost::store::outbox::{self, NewMail};
 use hexpost::store::schema::outbox as table;
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::{Action, Event, LegalAction, Redact, Seat};
+use hexpost_engine::{Action, Event, GameView, LegalAction, Redact, Seat};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -237,10 +237,10 @@ fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
         );
         for m in turn_mails(&mails) {
             for needle in [
-                "Since your last decision:",
+                "What happened since your last decision:",
                 "Your hand: ",
                 "Your victory points: ",
-                "You are asked to decide: ",
+                "You are asked to:",
             ] {
                 assert!(m.text.contains(needle), "{needle} missing:\n{}", m.text);
             }
@@ -249,7 +249,11 @@ fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
         }
         // The first turn of a standard game is a set-up settlement.
         let first = turn_mails(&mails)[0];
-        assert!(first.text.contains("build settlement"), "{}", first.text);
+        assert!(
+            first.text.contains("- place a settlement for free"),
+            "{}",
+            first.text
+        );
 
         let over: Vec<_> = mails
             .iter()
@@ -518,7 +522,7 @@ fn no_mail_shows_a_player_the_other_players_hidden_cards() {
             seats.insert(format!("{name}@example.org"), Seat(seat));
             by_seat[seat as usize] = name;
         }
-        let names = Names(by_seat);
+        let names = table_of(&ada, &id, by_seat);
         let mut turns = Vec::new();
         let mut checked_hidden = 0;
         for _round in 0..20 {
@@ -582,6 +586,13 @@ fn no_mail_shows_a_player_the_other_players_hidden_cards() {
     }
 }
 
+/// What the sentences about game `id` name: its players (`names`, by
+/// seat) and its board, as `api` is shown them.
+fn table_of(api: &Api, id: &str, names: [String; 2]) -> Table {
+    let view: GameView = serde_json::from_value(game(api, id)["view"].clone()).unwrap();
+    Table::of_view(names, &view)
+}
+
 /// Every event of the game, unredacted (the admin's log).
 fn all_events(admin: &Api, id: &str) -> Vec<Event> {
     admin
@@ -598,7 +609,7 @@ fn hidden_shown(
     m: &Received,
     seat: Seat,
     events: &[Event],
-    names: &Names,
+    names: &Table,
     backend: Backend,
 ) -> usize {
     let mut shown_redacted = 0;
@@ -607,13 +618,13 @@ fn hidden_shown(
         if &shown == e {
             continue;
         }
-        let secret = describe::event(e, names);
+        let secret = describe::event_unredacted(e, names);
         assert!(
             !m.text.contains(&secret) && !m.html.contains(&secret),
             "{backend:?}: a mail to {} shows `{secret}`",
             m.to()
         );
-        if m.text.contains(&describe::event(&shown, names)) {
+        if m.text.contains(&describe::event(e, Some(seat), names)) {
             shown_redacted += 1;
         }
     }
@@ -639,7 +650,7 @@ fn a_turn_mail_lists_the_events_since_its_readers_last_decision() {
                 seats.insert(format!("{name}@example.org"), seat);
                 by_seat[seat as usize] = name;
             }
-            let names = Names(by_seat);
+            let names = table_of(&a, &id, by_seat);
             common::play_moves([&a, &b], &id, 3, 300);
             let log = admin.full_log(&id, true);
             let pool = server.db();
@@ -668,7 +679,7 @@ fn a_turn_mail_lists_the_events_since_its_readers_last_decision() {
                     .flat_map(|r| r["events"].as_array().unwrap().clone())
                     .map(|e| {
                         let e: Event = serde_json::from_value(e).unwrap();
-                        describe::event(&e.redacted_for(Some(Seat(seat))), &names)
+                        describe::event(&e, Some(Seat(seat)), &names)
                     })
                     .collect();
                 let omitted = lines.len().saturating_sub(60);

@@ -1,9 +1,10 @@
-//! E-mail: templates, describing events, and composing and sending
-//! messages. What to send, and to whom, is decided in the use cases'
-//! transactions (`service::notify`); the task that drains the outbox
-//! (`store::outbox`) is `mail_worker`.
+//! E-mail: templates, what each mail says (`contexts`, in the words of
+//! `crate::describe`), and composing and sending messages. What to send,
+//! and to whom, is decided in the use cases' transactions
+//! (`service::notify`); the task that drains the outbox (`store::outbox`)
+//! is `mail_worker`.
 
-pub mod describe;
+pub mod contexts;
 pub mod schedule;
 pub mod sender;
 pub mod templates;
@@ -37,6 +38,12 @@ impl Links {
     /// behind it would only answer 401 without a token.
     pub fn settings_url(&self) -> String {
         format!("{}/settings", self.base_url)
+    }
+
+    /// Adds the links every template shows to a mail's `context`.
+    pub fn fill(&self, context: &mut serde_json::Value) {
+        context["base_url"] = self.base_url.clone().into();
+        context["settings_url"] = self.settings_url().into();
     }
 
     /// The full Message-ID of a stored local part.

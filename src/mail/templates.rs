@@ -14,6 +14,8 @@ macro_rules! templates {
 const SOURCES: &[(&str, &str)] = templates![
     "layout.html",
     "footer.txt",
+    "turn.txt",
+    "turn.html",
     "invitation.subject.txt",
     "invitation.txt",
     "invitation.html",
@@ -124,32 +126,35 @@ mod tests {
         let r = t
             .render(
                 "reminder",
-                &with(json!({"hours_left": 1, "decisions": ["end the turn"], "forfeit": true})),
+                &with(json!({"hours_left": 1, "decisions": ["end your turn"], "forfeit": true})),
             )
             .unwrap();
         assert_eq!(
             r.subject,
             "Reminder: your move against Grace (duel) is due Mon 2026-11-23 18:00 CET"
         );
-        assert!(r.text.contains("about\n1 hour, at") || r.text.contains("1 hour, at"));
+        assert!(r.text.contains("about 1 hour, at Mon 2026-11-23 18:00 CET"));
+        assert!(r.text.contains("You are asked to:\n- end your turn\n"));
         assert!(r.text.contains("you lose the game"));
         let r = t
             .render(
                 "timeout",
                 &with(
-                    json!({"taken": ["Ada: turn ended"], "automatic_in_a_row": 2,
-                "max_auto_decisions": 3, "your_turn_again": false, "over": false}),
+                    json!({"taken": ["Ada ended the turn."], "automatic_in_a_row": 2,
+                "max_auto_decisions": 3, "your_turn_again": false, "decisions": [], "over": false}),
                 ),
             )
             .unwrap();
-        assert!(r.text.contains("- Ada: turn ended") && r.text.contains("2 times in a row"));
-        assert!(r.text.contains("Now Grace is to move"));
+        assert!(r.text.contains("- Ada ended the turn.") && r.text.contains("2 times in a row"));
+        assert!(r.text.contains("now Grace is to move"));
         let game = json!({"game_id": "g2", "variant": "duel", "opponent": "Grace", "move_number": 3,
             "deadline": null, "events": [], "events_omitted": 0, "hand": "nothing", "your_vp": 2,
+            "dev_cards": "none", "new_dev_cards": "none", "holdings": [],
             "scores": ["Ada 2 VP"], "decisions": ["roll the dice"]});
         let r = t.render("digest", &with(json!({"games": [game]}))).unwrap();
         assert_eq!(r.subject, "1 game waits for your move on hexpost");
         assert!(r.text.contains("https://hexpost.example.org/games/g2"));
-        assert!(!r.text.contains("Deadline:"));
+        assert!(!r.text.contains("runs out"));
+        assert!(!r.text.contains("development cards"));
     }
 }

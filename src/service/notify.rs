@@ -6,18 +6,16 @@
 use super::chain::{NewRows, RecentEvents};
 use super::deadlines::{Clocks, TurnMail};
 use super::timeouts;
+use crate::describe::Table;
 use crate::error::Error;
-use crate::mail::describe::{self, Names};
+use crate::mail::contexts::{self, Automatic, Ending, Turn};
 use crate::mail::schedule::LocalTime;
 use crate::store::games::{self as db, GameRow, MoveRow, status, timeout_policy};
 use crate::store::outbox::{self, NewMail, kind};
 use crate::store::{DbConnection, users};
-use hexpost_engine::{Event, GameState, Redact, Seat};
-use serde_json::{Value, json};
+use hexpost_engine::{Event, GameState, Seat};
+use serde_json::Value;
 use std::sync::Arc;
-
-/// The most events one "your move" mail lists (the latest ones).
-const MAX_EVENTS: usize = 60;
 
 struct Mail<'a> {
     kind: &'static str,
@@ -36,8 +34,7 @@ struct Mail<'a> {
 /// The outbox row of `mail`.
 fn compose(mail: Mail, at: i64) -> NewMail {
     let mut context = mail.context;
-    context["game_id"] = mail.game.id.clone().into();
-    context["variant"] = describe::words(&mail.game.variant).into();
+    contexts::about_game(&mut context, &mail.game.id, &mail.game.variant);
     let due_at = match mail.user.map(|u| LocalTime::of(u).deliver_at(at)) {
         Some(later) if mail.latest.is_none_or(|l| later < l) => later,
         _ => at,
@@ -83,11 +80,7 @@ pub fn invitation(
     at: i64,
 ) -> Result<(), Error> {
     let inviter = user(conn, game.created_by)?;
-    let context = json!({
-        "inviter": inviter.display_name,
-        "token": token,
-        "time_limit_hours": game.time_limit_secs / 3600,
-    });
+    let context = contexts::invitation(&inviter.display_name, token, game.time_limit_secs / 3600);
     let invitee = users::by_email(conn, email)?;
     let mail = Mail {
         kind: kind::INVITATION,
@@ -109,7 +102,7 @@ pub fn accepted(
     at: i64,
 ) -> Result<(), Error> {
     let opponent = user(conn, acceptor)?;
-    let context = json!({"opponent": opponent.display_name});
+    let context = |player: &str| contexts::accepted(player, &opponent.display_name);
     to_creator(conn, game, kind::ACCEPTED, context, at)
 }
 
@@ -120,7 +113,8 @@ pub fn declined(
     email: &str,
     at: i64,
 ) -> Result<(), Error> {
-    to_creator(conn, game, kind::DECLINED, json!({"invitee": email}), at)
+    let context = |player: &str| contexts::declined(player, email);
+    to_creator(conn, game, kind::DECLINED, context, at)
 }
 
 /// A mail to the game's creator, unless they turned game mails off.
@@ -128,14 +122,14 @@ fn to_creator(
     conn: &mut DbConnection,
     game: &GameRow,
     kind: &'static str,
-    mut context: Value,
+    context: impl FnOnce(&str) -> Value,
     at: i64,
 ) -> Result<(), Error> {
     let creator = user(conn, game.created_by)?;
     if !wants_game_mail(&creator) {
         return Ok(());
     }
-    context["player"] = creator.display_name.clone().into();
+    let context = context(&creator.display_name);
     let mail = Mail {
         kind,
         game,
@@ -173,9 +167,9 @@ pub fn after_move(
         return Ok(());
     }
     let people = rows.people(conn, *seats)?;
-    let names = names_of(&people);
+    let table = Table::of_state(names_of(&people), state);
     if over {
-        for mail in game_over(game, state, &people, &names, None, at) {
+        for mail in game_over(game, state, &people, &table, None, at) {
             rows.queue(mail);
         }
         return Ok(());
@@ -215,7 +209,8 @@ pub fn after_move(
             stored,
             unwritten: rows.rows(),
         };
-        let context = your_move(game, state, seat, since, &names, recipient)?;
+        let turn = turn(game, state, seat, &table, recipient)?;
+        let context = contexts::your_move(&turn, &events_since(since)?);
         let mail = Mail {
             kind: kind::YOUR_MOVE,
             game,
@@ -235,11 +230,11 @@ pub fn after_move(
     Ok(())
 }
 
-fn names_of(people: &[users::User; 2]) -> Names {
-    Names([
+fn names_of(people: &[users::User; 2]) -> [String; 2] {
+    [
         people[0].display_name.clone(),
         people[1].display_name.clone(),
-    ])
+    ]
 }
 
 /// A reminder to the player of `seat` that their deadline approaches;
@@ -261,16 +256,17 @@ pub fn reminder(
     if !wants_game_mail(person) {
         return Ok(false);
     }
-    let context = json!({
-        "player": person.display_name,
-        "opponent": people[1 - seat].display_name,
-        "move_number": game.move_number,
-        "deadline": LocalTime::of(person).format(due),
-        "hours_left": ((due - at).max(0) + 3_599_999) / 3_600_000,
-        "decisions": describe::decisions(&state.legal_actions(Seat(seat as u8))),
-        "forfeit": game.timeout_policy == timeout_policy::FORFEIT
-            || clocks.seats[seat].auto_in_a_row >= game.max_auto_decisions.max(0) as u32,
-    });
+    let table = Table::of_state(names_of(&people), state);
+    let turn = Turn {
+        state,
+        seat: Seat(seat as u8),
+        table: &table,
+        move_number: game.move_number,
+        deadline: Some(LocalTime::of(person).format(due)),
+    };
+    let forfeit = game.timeout_policy == timeout_policy::FORFEIT
+        || clocks.seats[seat].auto_in_a_row >= game.max_auto_decisions.max(0) as u32;
+    let context = contexts::reminder(&turn, ((due - at).max(0) + 3_599_999) / 3_600_000, forfeit);
     let mail = Mail {
         kind: kind::REMINDER,
         game,
@@ -301,20 +297,14 @@ pub fn timed_out(
     if !wants_game_mail(person) {
         return Ok(());
     }
-    let names = names_of(&people);
+    let table = Table::of_state(names_of(&people), state);
     let clocks = timeouts::clocks(game)?;
-    let over = game.status == status::FINISHED;
-    let context = json!({
-        "player": person.display_name,
-        "opponent": people[1 - seat].display_name,
-        "move_number": game.move_number,
-        "taken": taken.iter().map(|e| describe::event(e, &names)).collect::<Vec<_>>(),
-        "automatic_in_a_row": clocks.seats[seat].auto_in_a_row,
-        "max_auto_decisions": game.max_auto_decisions,
-        "your_turn_again": !over && timeouts::awaited(state)[seat],
-        "deadline": deadline(game, seat, person)?,
-        "over": over,
-    });
+    let turn = turn(game, state, Seat(seat as u8), &table, person)?;
+    let automatic = Automatic {
+        in_a_row: clocks.seats[seat].auto_in_a_row,
+        max: game.max_auto_decisions,
+    };
+    let context = contexts::timeout(&turn, taken, automatic, game.status == status::FINISHED);
     let mail = Mail {
         kind: kind::TIMEOUT,
         game,
@@ -338,13 +328,10 @@ pub fn forfeited(
     at: i64,
 ) -> Result<(), Error> {
     let people = users::pair(conn, *seats)?;
-    let names = names_of(&people);
-    let result = format!(
-        "{} ran out of time, {} won",
-        names.0[seat],
-        names.0[1 - seat]
-    );
-    for mail in game_over(game, state, &people, &names, Some(result), at) {
+    let table = Table::of_state(names_of(&people), state);
+    let names = table.names();
+    let result = format!("{} ran out of time, {} won", names[seat], names[1 - seat]);
+    for mail in game_over(game, state, &people, &table, Some(result), at) {
         outbox::insert(conn, &mail)?;
     }
     Ok(())
@@ -379,9 +366,6 @@ fn digest_mail(person: &users::User, at: i64) -> NewMail {
     }
 }
 
-/// The most events of one game a digest lists (the latest ones).
-const DIGEST_EVENTS: usize = 15;
-
 /// A digest's content as of `at`: every game that waits for the person,
 /// each as their "your move" mail would describe it. None when nothing
 /// waits for them (or they turned mails off): the digest is not sent.
@@ -409,28 +393,20 @@ pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Er
             stored: stored_events_after(conn, &game.id, &mut nothing_new, seq)?,
             unwritten: &[],
         };
-        let mut item = your_move(
-            &game,
-            &state,
-            Seat(seat as u8),
-            since,
-            &names_of(&people),
-            &person,
-        )?;
-        if let Some(events) = item["events"].as_array_mut() {
-            let cut = events.len().saturating_sub(DIGEST_EVENTS);
-            events.drain(..cut);
-            let omitted = item["events_omitted"].as_u64().unwrap_or(0) + cut as u64;
-            item["events_omitted"] = omitted.into();
-        }
-        item["game_id"] = game.id.clone().into();
-        item["variant"] = describe::words(&game.variant).into();
-        games.push(item);
+        let table = Table::of_state(names_of(&people), &state);
+        let turn = turn(&game, &state, Seat(seat as u8), &table, &person)?;
+        let events = events_since(since)?;
+        games.push(contexts::digest_game(
+            &turn,
+            &events,
+            &game.id,
+            &game.variant,
+        ));
     }
     if games.is_empty() {
         return Ok(None);
     }
-    Ok(Some(json!({"player": person.display_name, "games": games})))
+    Ok(Some(contexts::digest(&person.display_name, games)))
 }
 
 /// The log rows after a player's last decision: those stored, then the
@@ -474,53 +450,38 @@ fn stored_events_after(
     Ok(events)
 }
 
-/// What `seat` needs to decide: the events after its player's last
-/// decision and its hand, both as that seat may see them.
-fn your_move(
-    game: &GameRow,
-    state: &GameState,
-    seat: Seat,
-    since: Since,
-    names: &Names,
-    reader: &users::User,
-) -> Result<Value, Error> {
-    let me = seat.index();
-    let mut lines = Vec::new();
-    let mut describe_row = |row_events: &str| -> Result<(), Error> {
-        let events: Vec<Event> = serde_json::from_str(row_events).map_err(Error::internal)?;
-        lines.extend(
-            events
-                .iter()
-                .map(|e| describe::event(&e.redacted_for(Some(seat)), names)),
-        );
+/// The events of the rows `since` holds.
+fn events_since(since: Since) -> Result<Vec<Event>, Error> {
+    let mut events: Vec<Event> = Vec::new();
+    let mut read_row = |row_events: &str| -> Result<(), Error> {
+        let row: Vec<Event> = serde_json::from_str(row_events).map_err(Error::internal)?;
+        events.extend(row);
         Ok(())
     };
     for row_events in &since.stored {
-        describe_row(row_events)?;
+        read_row(row_events)?;
     }
     for row in since.unwritten.iter().filter(|r| r.seq > since.seq) {
-        describe_row(&row.events)?;
+        read_row(&row.events)?;
     }
-    let omitted = lines.len().saturating_sub(MAX_EVENTS);
-    let view = state.view(Some(seat));
-    let own = view
-        .you
-        .as_ref()
-        .ok_or_else(|| Error::internal("a seat's view has its hand"))?;
-    Ok(json!({
-        "player": names.0[me],
-        "opponent": names.0[1 - me],
-        "move_number": game.move_number,
-        "events": lines.split_off(omitted),
-        "events_omitted": omitted,
-        "hand": describe::resources(&own.resources),
-        "dev_cards": describe::dev_cards(&own.dev_cards),
-        "new_dev_cards": describe::dev_cards(&own.new_dev_cards),
-        "your_vp": own.total_vp,
-        "scores": scores(&view, names, |p| p.visible_vp),
-        "decisions": describe::decisions(&state.legal_actions(seat)),
-        "deadline": deadline(game, seat.index(), reader)?,
-    }))
+    Ok(events)
+}
+
+/// Where `game` stands for `reader`, the player of `seat`.
+fn turn<'a>(
+    game: &GameRow,
+    state: &'a GameState,
+    seat: Seat,
+    table: &'a Table,
+    reader: &users::User,
+) -> Result<Turn<'a>, Error> {
+    Ok(Turn {
+        state,
+        seat,
+        table,
+        move_number: game.move_number,
+        deadline: deadline(game, seat.index(), reader)?,
+    })
 }
 
 /// When the decision awaited from `seat` times out, in `reader`'s time.
@@ -531,49 +492,34 @@ fn deadline(game: &GameRow, seat: usize, reader: &users::User) -> Result<Option<
         .map(|t| LocalTime::of(reader).format(t)))
 }
 
-/// `Ada 7 VP, Grace 5 VP` for the real seats.
-fn scores(
-    view: &hexpost_engine::GameView,
-    names: &Names,
-    vp: impl Fn(&hexpost_engine::view::PublicPlayer) -> u8,
-) -> Vec<String> {
-    view.players
-        .iter()
-        .filter(|p| p.seat.is_real())
-        .map(|p| format!("{} {} VP", names.of(p.seat.0 as u64), vp(p)))
-        .collect()
-}
-
 /// Game over, to both players; `result` says how it ended when the engine
 /// alone cannot tell (a forfeit).
 fn game_over(
     game: &GameRow,
     state: &GameState,
     people: &[users::User; 2],
-    names: &Names,
+    table: &Table,
     result: Option<String>,
     at: i64,
 ) -> Vec<NewMail> {
+    let names = table.names();
     let result = result.unwrap_or_else(|| match game.winner_seat.map(|w| w.clamp(0, 1) as usize) {
-        Some(w) if state.winner.is_some() => format!("{} won", names.0[w]),
+        Some(w) if state.winner.is_some() => format!("{} won", names[w]),
         // The engine has no winner when a player resigned.
-        Some(w) => format!("{} resigned, {} won", names.0[1 - w], names.0[w]),
+        Some(w) => format!("{} resigned, {} won", names[1 - w], names[w]),
         None => "no winner".into(),
     });
-    let view = state.view(None);
-    let scores = scores(&view, names, |p| p.final_vp.unwrap_or(p.visible_vp));
+    let ending = Ending {
+        result: &result,
+        seed: &game.seed,
+        seed_hash: &game.seed_hash,
+    };
     let mut mails = Vec::new();
-    for person in people {
+    for (i, person) in people.iter().enumerate() {
         if !wants_game_mail(person) {
             continue;
         }
-        let context = json!({
-            "player": person.display_name,
-            "result": result,
-            "scores": scores,
-            "seed": game.seed,
-            "seed_hash": game.seed_hash,
-        });
+        let context = contexts::game_over(state, Seat(i as u8), table, &ending);
         let mail = Mail {
             kind: kind::GAME_OVER,
             game,

@@ -9,12 +9,13 @@
 //! hides. A sealed answer's action and signed move are shown to the other
 //! seat only once revealed.
 
+use crate::describe::{self, Table};
 use crate::error::Error;
 use crate::service::audit::decode_seed;
 use crate::service::commitments::{self, Built, Part, Salts, Scheme, Skeleton};
 use crate::service::engine_state;
-use crate::store::DbConnection;
 use crate::store::games::{self as db, GameRow, MoveRow, status};
+use crate::store::{DbConnection, users};
 use hexpost_engine::{Event, Redact, Seat};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,6 +47,10 @@ pub struct LogEntry {
     /// The events, redacted for the reader.
     #[schema(value_type = Vec<hexpost_engine::Event>)]
     pub events: Vec<serde_json::Value>,
+    /// Each event of `events` in a sentence, in the same order: the words
+    /// the mails use, saying no more than `events` shows (automated seats
+    /// by colour, places by id and the hexes around them).
+    pub text: Vec<String>,
     pub state_hash: String,
     /// The previous row's hash. Null while the game runs when that row is
     /// of the plain scheme (see `hash`).
@@ -78,8 +83,12 @@ pub fn log(
     limit: i64,
 ) -> Result<Vec<LogEntry>, Error> {
     let rows = db::moves(conn, &game.id, after, limit)?;
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
     let sealed_now = sealed_now(conn, game, viewer, &rows)?;
-    let reading = Reading::new(game, viewer, sealed_now)?;
+    let table = table(conn, game)?;
+    let reading = Reading::new(game, viewer, sealed_now, &table)?;
     rows.into_iter().map(|r| reading.entry(r)).collect()
 }
 
@@ -88,8 +97,23 @@ pub fn log_entry(
     game: &GameRow,
     viewer: Option<Option<Seat>>,
     row: MoveRow,
+    table: &Table,
 ) -> Result<LogEntry, Error> {
-    Reading::new(game, viewer, Vec::new())?.entry(row)
+    Reading::new(game, viewer, Vec::new(), table)?.entry(row)
+}
+
+/// What the sentences of `game`'s log name: its players and its board.
+fn table(conn: &mut DbConnection, game: &GameRow) -> Result<Table, Error> {
+    let seats = db::players(conn, &game.id)?;
+    let (Some(first), Some(second)) = (seats.first(), seats.get(1)) else {
+        return Err(Error::internal(format!(
+            "game {}: players missing",
+            game.id
+        )));
+    };
+    let people = users::pair(conn, [first.1, second.1])?;
+    let names = people.map(|p| p.display_name);
+    Ok(Table::of_state(names, &engine_state(game)?))
 }
 
 /// Those of `rows` whose action is a sealed answer now, which a player
@@ -116,7 +140,7 @@ fn sealed_now(
 }
 
 /// What reading a game's rows for one viewer depends on.
-struct Reading {
+struct Reading<'a> {
     viewer: Option<Option<Seat>>,
     committed_from: Option<i64>,
     salts: Salts,
@@ -124,14 +148,16 @@ struct Reading {
     running: bool,
     /// The rows whose action is a sealed answer now.
     sealed_now: Vec<i64>,
+    table: &'a Table,
 }
 
-impl Reading {
+impl<'a> Reading<'a> {
     fn new(
         game: &GameRow,
         viewer: Option<Option<Seat>>,
         sealed_now: Vec<i64>,
-    ) -> Result<Reading, Error> {
+        table: &'a Table,
+    ) -> Result<Reading<'a>, Error> {
         let seed = decode_seed(&game.seed)
             .ok_or_else(|| Error::internal(format!("game {}: bad stored seed", game.id)))?;
         Ok(Reading {
@@ -140,6 +166,7 @@ impl Reading {
             salts: Salts::new(&seed, &game.id),
             running: game.status == status::ACTIVE,
             sealed_now,
+            table,
         })
     }
 
@@ -182,15 +209,20 @@ impl Reading {
                 (Some(skeleton), salts)
             }
         };
-        let shown = events
+        let shown: Vec<Event> = events
             .iter()
-            .map(|e| {
-                let shown = match self.viewer {
-                    Some(v) => e.redacted_for(v),
-                    None => e.clone(),
-                };
-                serde_json::to_value(shown).unwrap_or_default()
+            .map(|e| match self.viewer {
+                Some(v) => e.redacted_for(v),
+                None => e.clone(),
             })
+            .collect();
+        let text = shown
+            .iter()
+            .map(|e| describe::event_unredacted(e, self.table))
+            .collect();
+        let shown = shown
+            .iter()
+            .map(|e| serde_json::to_value(e).unwrap_or_default())
             .collect();
         Ok(LogEntry {
             seq: row.seq,
@@ -204,6 +236,7 @@ impl Reading {
             },
             jws: row.jws.filter(|_| sees_action),
             events: shown,
+            text,
             state_hash: row.state_hash,
             prev_hash: sees_prev.then_some(row.prev_hash),
             hash: sees_hash.then_some(row.hash),

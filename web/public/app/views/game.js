@@ -7,7 +7,7 @@ import { showStatus } from '../nav.js';
 import { renderBoard } from '../board.js';
 import { boardChoice, describeOffer, isBoardAction, modeKey, renderDecisions } from '../actions.js';
 import {
-  RESOURCES, clockLines, counts, describeEvent, devCounts, humanize, seatLabel, variantName,
+  RESOURCES, clockLines, counts, devCounts, humanize, seatLabel, variantName,
 } from '../format.js';
 import { Poller } from '../poll.js';
 
@@ -192,7 +192,7 @@ function render(root, state, actions) {
     h('div', { class: 'game-grid' },
       board,
       h('div', { class: 'side' }, decide, hand(game), players(game), variantPanel(game), vacationPanel(game, actions))),
-    logPanel(game, state.log),
+    logPanel(state.log),
     fairness(game));
 
   // Rebuilding the page drops the focused control: a keyboard player
@@ -303,8 +303,9 @@ function variantPanel(game) {
     h('h2', { id: 'variant-h' }, variantName(rules.variant)), items.map((t) => h('p', {}, t)));
 }
 
-function logPanel(game, log) {
-  const lines = log.flatMap((row) => row.events.map((e) => ({ seq: row.seq, text: describeEvent(game, e) }))).reverse();
+function logPanel(log) {
+  // The server words each event (`text`), as its mails do.
+  const lines = log.flatMap((row) => row.text.map((text) => ({ seq: row.seq, text }))).reverse();
   return h('section', { class: 'panel log', 'aria-labelledby': 'log-h' },
     h('h2', { id: 'log-h' }, 'What happened'),
     h('ol', { reversed: true, class: 'events' }, lines.slice(0, 200).map((l) => h('li', { dataset: { seq: l.seq } }, l.text))));

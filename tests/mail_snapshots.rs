@@ -1,0 +1,399 @@
+//! Every kind of mail, both parts, from scripted games (fixed seeds, fixed
+//! names, ids and times), snapshotted so the wording is reviewed in the
+//! diff (tests/snapshots/). The mails are built by the functions the
+//! server's mail use cases call, rendered by its templates; nothing in
+//! them depends on the clock or on random ids.
+//!
+//! Beyond the snapshots: a mail that asks for a decision says what and by
+//! when before what happened, then the hand and scores; its plain text
+//! stands on its own; its HTML is one column (no tables); and nothing the
+//! reader may not know changes any of their mails (tests/api_hidden.rs
+//! checks the same over HTTP for the base game).
+
+use hexpost::describe::Table;
+use hexpost::mail::Links;
+use hexpost::mail::contexts::{self, Automatic, Ending, Turn};
+use hexpost::mail::templates::Templates;
+use hexpost_engine::cards::{Commodity, ProgressCard, ProgressCounts, Resource};
+use hexpost_engine::rng::GameRng;
+use hexpost_engine::rulesets::VariantState;
+use hexpost_engine::{Event, GameConfig, GameState, Redact, Seat, Variant, sim};
+use serde_json::Value;
+
+const GAME_ID: &str = "g-0001";
+const DEADLINE: &str = "Mon 2026-11-30 18:00 CET";
+
+/// A game played by random players from a fixed seed, with its log.
+struct Script {
+    state: GameState,
+    /// Each decision's events (with the automated steps after it), and
+    /// whose decision it was.
+    log: Vec<(Seat, Vec<Event>)>,
+}
+
+impl Script {
+    fn new(variant: Variant, seed: u64) -> Script {
+        let (state, opening) = GameState::new(&GameConfig::new(variant), seed).unwrap();
+        Script {
+            state,
+            log: vec![(Seat(0), opening)],
+        }
+    }
+
+    /// Plays until `done` holds (or the game ends), choosing with `rng`.
+    fn play_until(&mut self, rng: &mut GameRng, done: impl Fn(&Script) -> bool) -> &mut Self {
+        for _ in 0..100_000 {
+            if done(self) || self.state.is_over() {
+                return self;
+            }
+            let seat = self.state.awaiting()[0];
+            let legal = self.state.legal_actions(seat);
+            let action = sim::random_action(&self.state, seat, &legal, rng).unwrap();
+            if let Ok(events) = self.state.apply(seat, &action) {
+                self.log.push((seat, events));
+            }
+        }
+        panic!("the script never got there");
+    }
+
+    /// The player awaited now.
+    fn reader(&self) -> Seat {
+        *self
+            .state
+            .awaiting()
+            .iter()
+            .find(|s| s.is_real())
+            .expect("a player is awaited")
+    }
+
+    /// The events since `seat`'s last decision.
+    fn since_last_decision(&self, seat: Seat) -> Vec<Event> {
+        let last = self.log.iter().rposition(|(s, _)| *s == seat).unwrap_or(0);
+        self.log[last + 1..]
+            .iter()
+            .flat_map(|(_, e)| e.clone())
+            .collect()
+    }
+
+    /// Ada is the reader, Bob the other player.
+    fn table(&self, reader: Seat) -> Table {
+        let names = if reader == Seat(0) {
+            ["Ada", "Bob"]
+        } else {
+            ["Bob", "Ada"]
+        };
+        Table::of_state(names.map(String::from), &self.state)
+    }
+
+    fn turn<'a>(&'a self, table: &'a Table) -> Turn<'a> {
+        Turn {
+            state: &self.state,
+            seat: self.reader(),
+            table,
+            move_number: self.log.len() as i64,
+            deadline: Some(DEADLINE.into()),
+        }
+    }
+}
+
+/// A standard game some turns in, the second player awaited after the first
+/// one's turn.
+fn standard() -> Script {
+    let mut s = Script::new(Variant::Standard, 23);
+    s.play_until(&mut GameRng::from_seed(5), |s| {
+        s.state.turn >= 9 && s.log.last().is_some_and(|(seat, _)| *seat != s.reader())
+    });
+    s
+}
+
+/// A Cities & Knights game past its first barbarian attack.
+fn cities_and_knights() -> Script {
+    let mut s = Script::new(Variant::CkForTwo, 23);
+    s.play_until(&mut GameRng::from_seed(5), |s| {
+        let attacked = s
+            .log
+            .iter()
+            .any(|(_, e)| e.iter().any(|e| matches!(e, Event::BarbarianAttack { .. })));
+        attacked && s.log.last().is_some_and(|(seat, _)| *seat != s.reader())
+    });
+    s
+}
+
+/// Subject, plain text and HTML of the mail of `kind`.
+fn mail(kind: &str, mut context: Value, variant: Option<&str>) -> String {
+    if let Some(variant) = variant {
+        contexts::about_game(&mut context, GAME_ID, variant);
+    }
+    Links::new("https://hexpost.example.org").fill(&mut context);
+    let r = Templates::new().unwrap().render(kind, &context).unwrap();
+    assert!(
+        !r.html.contains("<table"),
+        "{kind}: a table is too wide for a phone"
+    );
+    assert!(
+        r.html.contains("name=\"viewport\""),
+        "{kind}: the HTML sizes itself to the screen"
+    );
+    format!(
+        "Subject: {}\n\n{}\n----- HTML -----\n{}",
+        r.subject, r.text, r.html
+    )
+}
+
+/// The text part of a rendered mail.
+fn text_of(mail: &str) -> &str {
+    mail.split("----- HTML -----").next().unwrap()
+}
+
+/// A mail that asks for a decision says it, and by when, before what
+/// happened, and the hand and scores after that.
+fn assert_decision_first(mail: &str) {
+    let text = text_of(mail);
+    let at = |what: &str| {
+        text.find(what)
+            .unwrap_or_else(|| panic!("no `{what}` in\n{text}"))
+    };
+    assert!(at("You are asked to:") < at(DEADLINE));
+    assert!(at(DEADLINE) < at("What happened since your last decision:"));
+    assert!(at("What happened since your last decision:") < at("Your hand:"));
+    assert!(at("Your hand:") < at("Scores on the table:"));
+    assert!(at("Scores on the table:") < at("Make your move: https://"));
+}
+
+#[test]
+fn invitation_accepted_and_declined() {
+    let context = contexts::invitation("Ada", "invite-token", 48);
+    insta::assert_snapshot!("invitation", mail("invitation", context, Some("standard")));
+    let context = contexts::accepted("Ada", "Bob");
+    insta::assert_snapshot!("accepted", mail("accepted", context, Some("standard")));
+    let context = contexts::declined("Ada", "bob@example.org");
+    insta::assert_snapshot!("declined", mail("declined", context, Some("standard")));
+}
+
+#[test]
+fn your_move() {
+    let s = standard();
+    let table = s.table(s.reader());
+    let events = s.since_last_decision(s.reader());
+    assert!(events.len() > 3, "{events:?}");
+    let m = mail(
+        "your_move",
+        contexts::your_move(&s.turn(&table), &events),
+        Some("standard"),
+    );
+    assert_decision_first(&m);
+    insta::assert_snapshot!("your_move_standard", m);
+
+    let s = cities_and_knights();
+    let table = s.table(s.reader());
+    let events = s.since_last_decision(s.reader());
+    let m = mail(
+        "your_move",
+        contexts::your_move(&s.turn(&table), &events),
+        Some("ck_for_two"),
+    );
+    assert_decision_first(&m);
+    assert!(
+        m.contains("The barbarians attack with strength"),
+        "the game reached its first attack"
+    );
+    insta::assert_snapshot!("your_move_ck_for_two", m);
+}
+
+#[test]
+fn reminder() {
+    let s = standard();
+    let table = s.table(s.reader());
+    let context = contexts::reminder(&s.turn(&table), 3, false);
+    insta::assert_snapshot!("reminder", mail("reminder", context, Some("standard")));
+    let context = contexts::reminder(&s.turn(&table), 1, true);
+    let m = mail("reminder", context, Some("standard"));
+    assert!(text_of(&m).contains("If the time runs out, you lose the game."));
+}
+
+/// The server decides for the awaited player, and the mail says what it
+/// decided and what is awaited now.
+#[test]
+fn timeout() {
+    let mut s = standard();
+    let seat = s.reader();
+    let action = s.state.timeout_decision(seat).unwrap();
+    let taken = s.state.apply(seat, &action).unwrap();
+    s.log.push((seat, taken.clone()));
+    let table = s.table(seat);
+    let turn = Turn {
+        seat,
+        ..s.turn(&table)
+    };
+    let automatic = Automatic {
+        in_a_row: 1,
+        max: 3,
+    };
+    let m = mail(
+        "timeout",
+        contexts::timeout(&turn, &taken, automatic, false),
+        Some("standard"),
+    );
+    insta::assert_snapshot!("timeout", m);
+}
+
+/// A digest lists each waiting game as its "your move" mail would.
+#[test]
+fn digest() {
+    let a = standard();
+    let b = cities_and_knights();
+    let (ta, tb) = (a.table(a.reader()), b.table(b.reader()));
+    let games = vec![
+        contexts::digest_game(
+            &a.turn(&ta),
+            &a.since_last_decision(a.reader()),
+            "g-0001",
+            "standard",
+        ),
+        contexts::digest_game(
+            &b.turn(&tb),
+            &b.since_last_decision(b.reader()),
+            "g-0002",
+            "ck_for_two",
+        ),
+    ];
+    let m = mail("digest", contexts::digest("Ada", games), None);
+    let text = text_of(&m);
+    assert!(text.contains("/games/g-0001") && text.contains("/games/g-0002"));
+    insta::assert_snapshot!("digest", m);
+}
+
+#[test]
+fn game_over() {
+    let mut s = Script::new(Variant::Standard, 23);
+    s.play_until(&mut GameRng::from_seed(5), |_| false);
+    let winner = s.state.winner.expect("the game was won");
+    let table = s.table(Seat(0));
+    let result = format!("{} won", table.seat(winner));
+    let ending = Ending {
+        result: &result,
+        seed: "5eed",
+        seed_hash: "5eedhash",
+    };
+    let m = mail(
+        "game_over",
+        contexts::game_over(&s.state, Seat(0), &table, &ending),
+        Some("standard"),
+    );
+    assert!(text_of(&m).contains(&format!("is over: {result}.")));
+    insta::assert_snapshot!("game_over", m);
+}
+/// `events` with what `reader` may not see of them changed: the progress
+/// card drawn, the card stolen.
+fn hidden_changed(events: &[Event], reader: Seat) -> Vec<Event> {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::ProgressDrawn {
+                seat,
+                track,
+                card: Some(card),
+            } if *seat != reader => Event::ProgressDrawn {
+                seat: *seat,
+                track: *track,
+                card: Some(if *card == ProgressCard::Spy {
+                    ProgressCard::Bishop
+                } else {
+                    ProgressCard::Spy
+                }),
+            },
+            Event::StoleCommodity {
+                thief,
+                victim,
+                commodity: Some(_),
+            } if e.redacted_for(Some(reader)) != *e => Event::StoleCommodity {
+                thief: *thief,
+                victim: *victim,
+                commodity: Some(Commodity::Coin),
+            },
+            e => e.clone(),
+        })
+        .collect()
+}
+
+/// Nothing the reader may not know shows in their mails: a Cities &
+/// Knights game with the opponent's progress cards and resources, the
+/// decks, the generator and the events' hidden cards changed mails the
+/// same, every kind of it.
+#[test]
+fn a_mail_shows_nothing_hidden_from_its_reader() {
+    let mut s = cities_and_knights();
+    s.play_until(&mut GameRng::from_seed(6), |s| {
+        let VariantState::CkForTwo(ck) = &s.state.variant else {
+            return false;
+        };
+        let Some(&reader) = s.state.awaiting().first() else {
+            return false;
+        };
+        let theirs = &ck.players[reader.opponent().index()].progress;
+        let hides = |e: &Event| e.redacted_for(Some(reader)) != *e;
+        theirs.count > 0
+            && s.log.last().is_some_and(|(seat, _)| *seat != reader)
+            && s.since_last_decision(reader).iter().any(hides)
+    });
+    let reader = s.reader();
+    let opponent = reader.opponent().index();
+    let mut other = s.state.clone();
+    if let VariantState::CkForTwo(ck) = &mut other.variant {
+        let theirs = &mut ck.players[opponent].progress;
+        assert!(theirs.count > 0, "the opponent holds progress cards");
+        theirs.cards = Some(ProgressCounts::single(ProgressCard::Spy, theirs.count));
+        for deck in &mut ck.decks {
+            if let Some(cards) = &mut deck.cards {
+                cards.reverse();
+            }
+        }
+    }
+    let hand = other.players[opponent].hand;
+    for (i, r) in Resource::ALL.into_iter().enumerate() {
+        other.players[opponent].hand[r] = hand[Resource::ALL[(i + 1) % 5]];
+    }
+    other.rng = GameRng::from_seed(99);
+    assert_ne!(other, s.state);
+    let events = s.since_last_decision(reader);
+    let changed = hidden_changed(&events, reader);
+    assert_ne!(changed, events, "the events hide something from the reader");
+
+    let every_mail = |state: &GameState, events: &[Event]| -> Vec<String> {
+        let table = s.table(reader);
+        let turn = Turn {
+            state,
+            ..s.turn(&table)
+        };
+        let automatic = || Automatic {
+            in_a_row: 1,
+            max: 3,
+        };
+        vec![
+            mail(
+                "your_move",
+                contexts::your_move(&turn, events),
+                Some("ck_for_two"),
+            ),
+            mail(
+                "reminder",
+                contexts::reminder(&turn, 2, true),
+                Some("ck_for_two"),
+            ),
+            mail(
+                "timeout",
+                contexts::timeout(&turn, events, automatic(), false),
+                Some("ck_for_two"),
+            ),
+            mail(
+                "digest",
+                contexts::digest(
+                    "Ada",
+                    vec![contexts::digest_game(&turn, events, GAME_ID, "ck_for_two")],
+                ),
+                None,
+            ),
+        ]
+    };
+    assert_eq!(every_mail(&s.state, &events), every_mail(&other, &changed));
+}
