@@ -103,7 +103,12 @@ impl Db for web::Data<AppState> {
         license(name = "AGPL-3.0-or-later")
     ),
     modifiers(&BearerAuth),
-    components(schemas(problem::Problem))
+    components(schemas(
+        problem::Problem,
+        problem::StaleMoveProblem,
+        problem::IllegalMoveProblem,
+        hexpost_engine::ActionError
+    ))
 )]
 pub struct ApiDoc;
 
@@ -359,6 +364,7 @@ pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     use utoipa::Modify;
     CommonProblems.modify(&mut doc);
     crate::openapi_examples::Examples.modify(&mut doc);
+    crate::openapi_action_pairs::ActionPairs.modify(&mut doc);
     doc
 }
 

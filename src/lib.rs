@@ -14,6 +14,7 @@ mod layers;
 pub mod mail;
 pub mod mail_worker;
 pub mod metrics;
+pub mod openapi_action_pairs;
 pub mod openapi_examples;
 pub mod private_files;
 pub mod ratelimit;

@@ -4,7 +4,7 @@ use crate::api::caller::AuthUser;
 use crate::api::etag;
 use crate::api::json::Json;
 use crate::api::limited::Mover;
-use crate::api::problem::Problem;
+use crate::api::problem::{IllegalMoveProblem, Problem, StaleMoveProblem};
 use crate::app::{AppState, Db};
 use crate::error::Error;
 use crate::service::games::{self as svc, CreateGame, Created, GameDetail, GameSummary};
@@ -226,12 +226,12 @@ pub async fn resign(
     ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible ASCII characters; makes retries safe", pattern = r"^[!-~]{1,200}$"),
 ), request_body = MoveRequest, responses(
     (status = 200, body = MoveOutcome),
-    (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+    (status = 400, description = "Malformed JSON (`malformed_json`); an `expected_move_number` (or a signed move's `move_number`) that is not a whole number ≥ 0 (`invalid_move_number`); a bad `Idempotency-Key` (`invalid_idempotency_key`)", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "Missing/invalid token, or a JWS not signed by your keys", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`stale_move` (with the current game), `game_not_active`, `concurrent_update` (the game kept changing while the move was applied; send it again), or `jti_reused` (you signed a move with this `jti` before)", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`illegal_move` (the engine's `reason`), `invalid_action`, `idempotency_key_reused`; for a signed move `invalid_jws` (a bad `jti`) or `jws_expired` (`iat` more than a day off)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`stale_move` (with `current_move_number` and the current `game`), `game_not_active`, `concurrent_update` (the game kept changing while the move was applied; send it again), or `jti_reused` (you signed a move with this `jti` before)", body = StaleMoveProblem, content_type = "application/problem+json"),
+    (status = 422, description = "`illegal_move` (the engine's `reason`, whose `code` is one of `ActionError`'s), `invalid_action`, `idempotency_key_reused`; for a signed move `invalid_jws` (a bad `jti`) or `jws_expired` (`iat` more than a day off)", body = IllegalMoveProblem, content_type = "application/problem+json"),
     (status = 429, body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/games/{game_id}/moves")]
@@ -243,6 +243,7 @@ pub async fn submit_move(
     body: Json<serde_json::Value>,
 ) -> Result<HttpResponse, Error> {
     let body = body.into_inner();
+    moves::check_move_number(&body)?;
     let parsed = MoveRequest::deserialize(&body)
         .map_err(|e| Error::unprocessable("invalid_body", e.to_string()))?;
     let id = path.into_inner();
