@@ -9,6 +9,7 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod error;
+pub mod feed_listener;
 #[cfg(test)]
 mod layers;
 pub mod mail;

@@ -418,6 +418,10 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         {
             let reader = Some(Some(seat.opponent()));
             let entry = crate::service::moves::log_entry(&game.row, reader, row).ok()?;
+            out.insert(
+                "GameStreamEvent",
+                json!({"event": "move", "id": entry.seq, "data": &entry}),
+            );
             out.insert("LogEntry", value(&entry));
             out.insert("Skeleton", value(entry.public?));
             break;

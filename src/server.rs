@@ -123,10 +123,17 @@ pub fn build(
         state.clock.clone(),
         state.config.deadlines.clone(),
     )
-    .with_metrics(state.metrics.clone());
+    .with_metrics(state.metrics.clone())
+    .with_feed(state.feed.clone());
     background.spawn("deadlines", |shutdown| {
         Arc::new(sweeper.with_shutdown(shutdown)).run()
     });
+    if state.config.database_url.starts_with("postgres") {
+        let (url, feed) = (state.config.database_url.clone(), state.feed.clone());
+        background.spawn("stream signals", |shutdown| {
+            crate::feed_listener::run(url, feed, shutdown)
+        });
+    }
     let server = HttpServer::new(move || {
         let (app, doc) = app::routes(
             App::new()

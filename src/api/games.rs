@@ -9,7 +9,7 @@ use crate::app::{AppState, Db};
 use crate::error::Error;
 use crate::service::games::{self as svc, CreateGame, Created, GameDetail, GameSummary};
 use crate::service::moves::{self, IdempotencyKey, LogEntry, MoveOutcome, MoveRequest};
-use crate::service::timeouts;
+use crate::service::{feed, timeouts};
 use crate::store::games::ListFilter;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
@@ -187,8 +187,13 @@ pub async fn cancel(
 ) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let now = state.now();
+    let feed = state.feed.clone();
     let s = state
-        .db(move |conn| svc::cancel(conn, user.id, &id, now))
+        .db(move |conn| {
+            let s = svc::cancel(conn, user.id, &id, now)?;
+            feed::announce(conn, &feed, &id);
+            Ok(s)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(s))
 }
@@ -212,8 +217,13 @@ pub async fn resign(
     // A finished game takes no more moves: its copy would only hold a
     // place in the cache until it was pushed out.
     let games = state.games.clone();
+    let feed = state.feed.clone();
     let d = state
-        .db(move |conn| svc::resign(conn, user.id, &id, now).inspect(|_| games.forget(&id)))
+        .db(move |conn| {
+            let d = svc::resign(conn, user.id, &id, now).inspect(|_| games.forget(&id))?;
+            feed::announce(conn, &feed, &id);
+            Ok(d)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(d))
 }
@@ -267,8 +277,15 @@ pub async fn submit_move(
     };
     let now = state.now();
     let games = state.games.clone();
+    let feed = state.feed.clone();
     let reply = state
-        .db(move |conn| moves::submit(conn, &games, user.id, &id, parsed, idem, now))
+        .db(move |conn| {
+            let reply = moves::submit(conn, &games, user.id, &id, parsed, idem, now)?;
+            if reply.status == 200 {
+                feed::announce(conn, &feed, &id);
+            }
+            Ok(reply)
+        })
         .await?;
     Ok(
         HttpResponse::build(
@@ -322,11 +339,7 @@ pub async fn log(
     let id = path.into_inner();
     let rows = state
         .db(move |conn| {
-            let game = svc::load_for(conn, &id, user.id, false)?;
-            let seat = crate::store::games::players(conn, &game.id)?
-                .into_iter()
-                .find(|(_, u)| *u == user.id)
-                .map(|(s, _)| hexpost_engine::Seat(s as u8));
+            let (game, seat) = svc::load_with_seat(conn, &id, user.id)?;
             moves::log(conn, &game, Some(seat), after, limit)
         })
         .await?;
@@ -366,8 +379,13 @@ pub async fn accept(
 ) -> Result<HttpResponse, Error> {
     let token = path.into_inner();
     let now = state.now();
+    let feed = state.feed.clone();
     let d = state
-        .db(move |conn| svc::accept(conn, user.id, &token, now))
+        .db(move |conn| {
+            let d = svc::accept(conn, user.id, &token, now)?;
+            feed::announce(conn, &feed, &d.summary.id);
+            Ok(d)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(d))
 }
