@@ -418,6 +418,7 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         {
             let reader = Some(Some(seat.opponent()));
             let entry = crate::service::moves::log_entry(&game.row, reader, row).ok()?;
+            out.insert("GameStreamData", value(&entry));
             out.insert(
                 "GameStreamEvent",
                 json!({"event": "move", "id": entry.seq, "data": &entry}),

@@ -311,7 +311,9 @@ fn an_account_stream_tells_of_games_starting_awaiting_you_and_ending() {
         assert_eq!(e.event, "your_turn");
         assert_eq!(e.data["type"], "your_turn");
         streams[s].assert_quiet(Duration::from_millis(300));
-        // The awaited player's resignation ends it for both.
+        // The awaited player's resignation ends it for both, and ends the
+        // game's own stream after its last row.
+        let game = game_stream(second, &id, Some(common::moves::move_number(&a, &id)));
         first
             .post(&format!("/api/v1/games/{id}/resign"), &json!({}))
             .ok();
@@ -320,6 +322,17 @@ fn an_account_stream_tells_of_games_starting_awaiting_you_and_ending() {
             assert_eq!(e.event, "game_ended", "{backend:?}");
             assert_eq!(e.data["status"], "finished");
         }
+        let resigned = game.next();
+        assert_eq!(resigned.event, "move");
+        let end = game.next();
+        assert_eq!(
+            (end.event.as_str(), &end.data),
+            ("end", &json!({"status": "finished"}))
+        );
+        assert!(matches!(
+            game.events.recv_timeout(WAIT),
+            Err(RecvTimeoutError::Disconnected)
+        ));
     }
 }
 

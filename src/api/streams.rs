@@ -37,9 +37,25 @@ pub struct GameStreamEvent {
     /// For `move`: the row's `seq`, the game's move number once it was
     /// written. Send the last one seen as `Last-Event-ID` to resume.
     pub id: Option<i64>,
-    /// For `move`: the log row, redacted for you as `GET …/log` shows it.
-    /// For `end`: `{"status": …}`.
-    pub data: Option<LogEntry>,
+    pub data: GameStreamData,
+}
+
+/// An event's `data`, as JSON.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum GameStreamData {
+    /// `move`: the log row, redacted for you as `GET …/log` shows it.
+    Move(Box<LogEntry>),
+    /// `end`: how the game ended.
+    End(GameEnd),
+}
+
+/// The `data` of a game stream's `end` event.
+#[derive(Serialize, ToSchema)]
+#[schema(example = json!({"status": "finished"}))]
+pub struct GameEnd {
+    /// `finished`, `cancelled` or `declined`.
+    pub status: String,
 }
 
 /// What an account's stream says about one of its games.
@@ -47,7 +63,7 @@ pub struct GameStreamEvent {
 #[schema(example = json!({"type": "your_turn", "game_id": "0b9f4c1e-7d2a-4e15-9c3b-5a8e2f61d7c4", "move_number": 21, "status": "active"}))]
 pub struct AccountEvent {
     /// `game_started`, `your_turn` (the game began to await you) or
-    /// `game_ended` (finished, cancelled or declined); also the SSE
+    /// `game_ended` (finished or cancelled); also the SSE
     /// `event` field. `resync`: signals were dropped for a slow reader,
     /// list your games again (`game_id` and `move_number` are then empty).
     #[serde(rename = "type")]
@@ -206,7 +222,7 @@ impl GameStream {
         }
         if rows.is_empty() && ![status::OPEN, status::ACTIVE].contains(&status.as_str()) {
             self.pending
-                .push_back(frame("end", None, &serde_json::json!({"status": status}))?);
+                .push_back(frame("end", None, &GameEnd { status })?);
             self.ended = true;
         }
         Ok(!self.pending.is_empty())

@@ -258,3 +258,65 @@ fn try_announce(conn: &mut DbConnection, feed: &Feed, game_id: &str) -> Result<(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    fn signal(n: i64) -> GameSignal {
+        GameSignal {
+            game: "g".into(),
+            move_number: n,
+            status: "active".into(),
+            awaiting: vec![1],
+            players: vec![1, 2],
+        }
+    }
+
+    #[test]
+    fn an_unread_inbox_keeps_the_newest_signals_and_says_it_dropped_some() {
+        let feed = Arc::new(Feed::new(2));
+        let mut slot = feed.open(1).unwrap();
+        let inbox = slot.watch_account();
+        for n in 0..(INBOX_CAPACITY as i64 + 10) {
+            feed.publish(&signal(n));
+        }
+        let (signals, overflowed) = inbox.take();
+        assert!(overflowed);
+        assert_eq!(signals.len(), INBOX_CAPACITY);
+        assert_eq!(signals[0].move_number, 10);
+        let (rest, overflowed) = inbox.take();
+        assert!(rest.is_empty() && !overflowed);
+    }
+
+    #[test]
+    fn the_cap_counts_open_slots_and_a_dropped_one_frees_its_place() {
+        let feed = Arc::new(Feed::new(2));
+        let a = feed.open(1).unwrap();
+        let _b = feed.open(1).unwrap();
+        assert_eq!(feed.open(1).err().unwrap().code, "too_many_streams");
+        assert!(feed.open(2).is_ok(), "another account has its own cap");
+        drop(a);
+        assert_eq!(feed.open_streams(1), 1);
+        assert!(feed.open(1).is_ok());
+    }
+
+    #[test]
+    fn a_game_stream_is_woken_only_by_its_game_and_stops_being_woken_when_dropped() {
+        let feed = Arc::new(Feed::new(2));
+        let mut slot = feed.open(1).unwrap();
+        let wake = slot.watch_game("g");
+        let mut other = signal(1);
+        other.game = "h".into();
+        feed.publish(&other);
+        assert!(wake.notified().now_or_never().is_none());
+        feed.publish(&signal(1));
+        feed.publish(&signal(2));
+        assert!(wake.notified().now_or_never().is_some());
+        // Two signals merged into one wake-up.
+        assert!(wake.notified().now_or_never().is_none());
+        drop(slot);
+        assert!(feed.watchers().games.is_empty());
+    }
+}
