@@ -109,11 +109,24 @@ fn frame(event: &str, id: Option<i64>, data: &impl Serialize) -> Result<Bytes, E
     Ok(Bytes::from(format!("{id}event: {event}\ndata: {data}\n\n")))
 }
 
-/// Waits for `wake` or the heartbeat, whichever comes first; true when woken.
-async fn woken(wake: &Notify, heartbeat: std::time::Duration) -> bool {
-    let sleep = std::pin::pin!(actix_web::rt::time::sleep(heartbeat));
+/// What ended a stream's wait.
+enum Wait {
+    Woken,
+    Heartbeat,
+    /// The server is stopping: the stream ends, so that it does not hold
+    /// the stop for the whole grace period; its client resumes elsewhere.
+    Closing,
+}
+
+async fn wait(wake: &Notify, state: &AppState) -> Wait {
+    let closing = std::pin::pin!(state.feed.closing().cancelled());
+    let sleep = std::pin::pin!(actix_web::rt::time::sleep(state.config.streams.heartbeat));
     let notified = std::pin::pin!(wake.notified());
-    matches!(select(notified, sleep).await, Either::Left(_))
+    match select(closing, select(notified, sleep)).await {
+        Either::Left(_) => Wait::Closing,
+        Either::Right((Either::Left(_), _)) => Wait::Woken,
+        Either::Right((Either::Right(_), _)) => Wait::Heartbeat,
+    }
 }
 
 /// A game's log rows as they are written, redacted for you. Answers
@@ -196,8 +209,10 @@ impl GameStream {
                 // The client reconnects with its Last-Event-ID.
                 Err(_) => return None,
             }
-            if !woken(&self.wake, self.state.config.streams.heartbeat).await {
-                return Some((Ok(Bytes::from_static(HEARTBEAT)), self));
+            match wait(&self.wake, &self.state).await {
+                Wait::Woken => {}
+                Wait::Heartbeat => return Some((Ok(Bytes::from_static(HEARTBEAT)), self)),
+                Wait::Closing => return None,
             }
         }
     }
@@ -329,8 +344,10 @@ impl AccountStream {
                 continue;
             }
             let inbox = self.inbox.clone();
-            if !woken(inbox.wake(), self.state.config.streams.heartbeat).await {
-                return Some((Ok(Bytes::from_static(HEARTBEAT)), self));
+            match wait(inbox.wake(), &self.state).await {
+                Wait::Woken => {}
+                Wait::Heartbeat => return Some((Ok(Bytes::from_static(HEARTBEAT)), self)),
+                Wait::Closing => return None,
             }
         }
     }

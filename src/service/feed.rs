@@ -77,6 +77,7 @@ impl AccountInbox {
 pub struct Feed {
     per_user: usize,
     inner: Mutex<Watchers>,
+    closing: tokio_util::sync::CancellationToken,
 }
 
 #[derive(Default)]
@@ -93,7 +94,13 @@ impl Feed {
         Feed {
             per_user,
             inner: Mutex::default(),
+            closing: Default::default(),
         }
+    }
+
+    /// Cancelled when the server begins to stop: every stream ends.
+    pub fn closing(&self) -> &tokio_util::sync::CancellationToken {
+        &self.closing
     }
 
     fn watchers(&self) -> std::sync::MutexGuard<'_, Watchers> {
@@ -117,6 +124,9 @@ impl Feed {
 
     /// A place for one more stream of `user`, refused past the cap.
     pub fn open(self: &Arc<Self>, user: i64) -> Result<Slot, Error> {
+        if self.closing.is_cancelled() {
+            return Err(Error::unavailable("the server is stopping; connect again"));
+        }
         let mut w = self.watchers();
         let open = w.open.entry(user).or_default();
         if *open >= self.per_user {
