@@ -34,6 +34,16 @@ static PAIRS: LazyLock<BTreeMap<String, Pair>> = LazyLock::new(collect);
 /// in all when this was written.
 const MAX_GAMES: u64 = 100;
 const FRUITLESS_GAMES: u32 = 25;
+
+/// Only Cities & Knights has kinds that take many games to come up; the
+/// other variants offer all theirs in the first few.
+fn fruitless_games(config: &GameConfig) -> u32 {
+    if config.variant == Variant::CkForTwo {
+        FRUITLESS_GAMES
+    } else {
+        5
+    }
+}
 /// Actions per game at most.
 const MAX_ACTIONS: usize = 3_000;
 
@@ -83,7 +93,7 @@ fn collect() -> BTreeMap<String, Pair> {
     for config in configs() {
         let mut fruitless = 0;
         for seed in 1..=MAX_GAMES {
-            if out.len() == wanted || fruitless == FRUITLESS_GAMES {
+            if out.len() == wanted || fruitless == fruitless_games(&config) {
                 break;
             }
             let before = out.len();
