@@ -35,6 +35,10 @@ struct Stream {
 
 const WAIT: Duration = Duration::from_secs(20);
 
+/// Heartbeats, which also make a game stream read the log again, far
+/// apart: an event that arrives within `WAIT` was signalled.
+const SIGNALS_ONLY: (&str, &str) = ("STREAM_HEARTBEAT_SECS", "600");
+
 fn open(api: &Api, path: &str, last_event_id: Option<i64>) -> Stream {
     let mut req = api
         .http
@@ -143,6 +147,16 @@ fn log_of(api: &Api, id: &str) -> Vec<Value> {
     api.full_log(id, false)
 }
 
+/// A standard game `a` creates with `request`'s fields and `b` accepts.
+fn start(a: &Api, b: &Api, mut request: Value) -> String {
+    request["variant"] = "standard".into();
+    let created = a.post("/api/v1/games", &request).ok().clone();
+    let token = created["invite_token"].as_str().unwrap();
+    b.post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
+        .ok();
+    created["game"]["id"].as_str().unwrap().to_string()
+}
+
 /// Plays `n` random moves, whoever is awaited.
 fn play(a: &Api, b: &Api, id: &str, n: usize) {
     let seed = common::moves::move_number(a, id) as u64;
@@ -152,7 +166,7 @@ fn play(a: &Api, b: &Api, id: &str, n: usize) {
 #[test]
 fn a_game_stream_sends_each_row_as_its_reader_sees_it_and_resumes_by_last_event_id() {
     for backend in BACKENDS {
-        let server = TestServer::start_with(backend, &[("STREAM_HEARTBEAT_SECS", "1")]);
+        let server = TestServer::start_with(backend, &[SIGNALS_ONLY]);
         let api = server.client();
         let (a, b, id) = api.new_game("standard", json!({}));
         let streams = [game_stream(&a, &id, None), game_stream(&b, &id, None)];
@@ -212,7 +226,7 @@ fn a_game_stream_sends_each_row_as_its_reader_sees_it_and_resumes_by_last_event_
 #[test]
 fn the_stream_hides_what_the_reader_may_not_see() {
     for backend in BACKENDS {
-        let server = TestServer::start(backend);
+        let server = TestServer::start_with(backend, &[SIGNALS_ONLY]);
         let api = server.client();
         let (a, b, id) = api.new_game("standard", json!({}));
         let streams = [game_stream(&a, &id, None), game_stream(&b, &id, None)];
@@ -288,17 +302,7 @@ fn an_account_stream_tells_of_games_starting_awaiting_you_and_ending() {
             open(&a, "/api/v1/account/stream", None),
             open(&b, "/api/v1/account/stream", None),
         ];
-        let created = a
-            .post(
-                "/api/v1/games",
-                &json!({"variant": "standard", "opponent_email": "ben@example.org"}),
-            )
-            .ok()
-            .clone();
-        let id = created["game"]["id"].as_str().unwrap().to_string();
-        let token = created["invite_token"].as_str().unwrap();
-        b.post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
-            .ok();
+        let id = start(&a, &b, json!({"opponent_email": "ben@example.org"}));
         let (first, second, _) = awaited([&a, &b], &id);
         let index = |p: &Api| if p.token == a.token { 0 } else { 1 };
         let (f, s) = (index(first), index(second));
@@ -375,7 +379,7 @@ fn an_account_holds_a_limited_number_of_streams() {
 #[test]
 fn a_move_through_one_instance_reaches_a_stream_held_by_another() {
     let db = TempDatabase::new(Backend::Postgres);
-    let vars = [("DATABASE_URL", db.url.as_str())];
+    let vars = [("DATABASE_URL", db.url.as_str()), SIGNALS_ONLY];
     let root = std::env::temp_dir().join(format!(
         "hexpost-streams-{}-{}",
         std::process::id(),
@@ -417,4 +421,32 @@ fn a_move_through_one_instance_reaches_a_stream_held_by_another() {
     }
     assert!(turns > 0, "no your_turn reached the other instance");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_decision_the_server_takes_at_a_timeout_reaches_the_stream() {
+    const MINUTE: i64 = 60_000;
+    for backend in BACKENDS {
+        let server = TestServer::start_with(
+            backend,
+            &[("DEADLINE_SWEEP_INTERVAL_MS", "50"), SIGNALS_ONLY],
+        );
+        let api = server.client();
+        let (a, _) = api.register(&format!("tia{backend:?}"));
+        let (b, _) = api.register(&format!("tom{backend:?}"));
+        let request = json!({"opponent_email": format!("tom{backend:?}@example.org"),
+                             "time_limit_hours": 1, "creator_seat": 0});
+        let id = start(&a, &b, request);
+        let at = common::moves::move_number(&b, &id);
+        let stream = game_stream(&b, &id, Some(at));
+        stream.assert_quiet(Duration::from_millis(300));
+        // Ada lets her set-up decision time out: the server decides for her.
+        server.advance(61 * MINUTE);
+        let row = stream.next();
+        assert_eq!(row.id, Some(at + 1), "{backend:?}");
+        let log = log_of(&b, &id);
+        let expected = log.iter().find(|r| r["seq"] == at + 1).unwrap();
+        assert_eq!(&row.data, expected);
+        assert_eq!(row.data["actor"], "timeout", "{}", row.data);
+    }
 }
