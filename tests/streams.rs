@@ -350,7 +350,10 @@ fn an_account_holds_a_limited_number_of_streams() {
         let api = server.client();
         let (a, b, id) = api.new_game("standard", json!({}));
         let first = game_stream(&a, &id, None);
-        let _second = open(&a, "/api/v1/account/stream", None);
+        let second = open(&a, "/api/v1/account/stream", None);
+        // An idle stream gets its heartbeat comment.
+        let beat = second.events.recv_timeout(WAIT).expect("a heartbeat");
+        assert_eq!(beat.event, ":", "{beat:?}");
         let third = open(&a, &format!("/api/v1/games/{id}/stream"), None);
         assert_eq!(third.status, 429, "{backend:?}: {}", third.body);
         assert_eq!(third.body["code"], "too_many_streams");
