@@ -30,6 +30,8 @@ pub struct AppState {
     pub games: std::sync::Arc<crate::service::game_cache::GameCache>,
     /// Password hashes and checks, a few at a time.
     pub hashing: std::sync::Arc<crate::auth::password::Hashing>,
+    /// The live event streams this instance holds, and their signals.
+    pub feed: std::sync::Arc<crate::service::feed::Feed>,
 }
 
 impl AppState {
@@ -49,6 +51,7 @@ impl AppState {
                 config.game_cache_size,
             )),
             hashing: std::sync::Arc::new(crate::auth::password::Hashing::per_core()),
+            feed: std::sync::Arc::new(crate::service::feed::Feed::new(config.streams.per_user)),
             config,
             pool,
             clock: Clock::system(),
@@ -103,7 +106,12 @@ impl Db for web::Data<AppState> {
         license(name = "AGPL-3.0-or-later")
     ),
     modifiers(&BearerAuth),
-    components(schemas(problem::Problem))
+    components(schemas(
+        problem::Problem,
+        problem::StaleMoveProblem,
+        problem::IllegalMoveProblem,
+        hexpost_engine::ActionError
+    ))
 )]
 pub struct ApiDoc;
 
@@ -281,6 +289,7 @@ fn common_problem(status: &str, path: &str) -> Option<Error> {
         })),
         "415" => Some(problem::payload_error(&J::ContentType)),
         "408" => Some(api::body_deadline::body_timed_out()),
+        "429" if path.ends_with("/stream") => Some(Error::too_many_streams(8)),
         "429" => Some(Error::too_many(12)),
         "500" => Some(Error::server_failure()),
         "503" => Some(Error::unavailable(
@@ -359,6 +368,7 @@ pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     use utoipa::Modify;
     CommonProblems.modify(&mut doc);
     crate::openapi_examples::Examples.modify(&mut doc);
+    crate::openapi_action_pairs::ActionPairs.modify(&mut doc);
     doc
 }
 

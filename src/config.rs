@@ -47,6 +47,17 @@ pub struct Config {
     pub metrics_token: Option<String>,
     pub mail: MailConfig,
     pub deadlines: DeadlineConfig,
+    pub streams: StreamConfig,
+}
+
+/// The live event streams (`api::streams`).
+#[derive(Clone, Debug)]
+pub struct StreamConfig {
+    /// A comment line this often keeps an idle stream open through
+    /// proxies, and rechecks the log in case a signal was lost.
+    pub heartbeat: std::time::Duration,
+    /// Streams one account may hold open at once on this instance.
+    pub per_user: usize,
 }
 
 /// The deadline sweeper's pace and when reminders go out.
@@ -155,6 +166,10 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         login_rate_per_minute: num("RATE_LIMIT_LOGIN_PER_MINUTE", 10)? as u32,
         move_rate_per_minute: num("RATE_LIMIT_MOVES_PER_MINUTE", 120)? as u32,
         game_cache_size: num("GAME_CACHE_SIZE", 1000)? as usize,
+        streams: StreamConfig {
+            heartbeat: std::time::Duration::from_secs(num("STREAM_HEARTBEAT_SECS", 20)?.max(1)),
+            per_user: num("STREAMS_PER_USER", 8)? as usize,
+        },
         log_json: get("LOG_FORMAT").is_some_and(|v| v.eq_ignore_ascii_case("json")),
         metrics_token: get("METRICS_TOKEN"),
         database_url,

@@ -101,6 +101,17 @@ impl Error {
         e.with("retry_after_seconds", retry_after)
     }
 
+    /// An account already holds `cap` live streams on this instance.
+    pub fn too_many_streams(cap: usize) -> Self {
+        Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_streams",
+            "Too many requests",
+            format!("you hold {cap} open event streams, the most allowed; close one first"),
+        )
+        .with("max_streams", cap)
+    }
+
     /// A server-side failure: the client sees a generic message, the log
     /// gets the cause.
     pub fn internal(cause: impl std::fmt::Display) -> Self {

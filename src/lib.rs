@@ -10,11 +10,13 @@ pub mod clock;
 pub mod config;
 pub mod describe;
 pub mod error;
+pub mod feed_listener;
 #[cfg(test)]
 mod layers;
 pub mod mail;
 pub mod mail_worker;
 pub mod metrics;
+pub mod openapi_action_pairs;
 pub mod openapi_examples;
 pub mod private_files;
 pub mod ratelimit;

@@ -7,13 +7,12 @@
 //! wire types changes the examples with it.
 
 use crate::api::problem::Problem;
-use crate::error::Error;
 use crate::service::audit::{self, ServerAction};
 use crate::service::chain::{Entry, NewRows};
 use crate::service::games::{
     self as svc, CreateGame, Created, GameDetail, GameSummary, PlayerInfo,
 };
-use crate::service::moves::MoveOutcome;
+use crate::service::moves::{self, MoveOutcome};
 use crate::service::{Now, timeouts};
 use crate::store::games::{GameRow, MoveRow, status, timeout_policy};
 use hexpost_engine::actions::LegalAction;
@@ -322,10 +321,10 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
 
     // Rolling twice, as the moves endpoint refuses it.
     let refused = game.state.clone().apply(mover, &Action::RollDice).err()?;
-    let problem = Error::unprocessable("illegal_move", format!("illegal move: {refused}"))
-        .with("reason", &refused)
-        .with("move_number", game.row.move_number);
-    out.insert("Problem", value(Problem::from(&problem)));
+    let problem = Problem::from(&moves::illegal_move(&refused, game.row.move_number));
+    out.insert("Problem", value(&problem));
+    out.insert("IllegalMoveProblem", value(&problem));
+    out.insert("ActionError", value(&refused));
 
     // The richest entry of the list, and one action it allows.
     let entry = legal.iter().max_by_key(|l| l.weight())?;
@@ -354,17 +353,18 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     let summary = summary(&game.row, &game.seats, user);
     out.insert("PlayerInfo", value(&summary.players[0]));
     out.insert("GameSummary", value(&summary));
-    out.insert(
-        "GameDetail",
-        value(GameDetail {
-            summary,
-            chain_head: Some(game.row.chain_head.clone()),
-            seed: None,
-            config: value(&config),
-            view: Some(view),
-            legal_actions: legal,
-        }),
-    );
+    let detail = GameDetail {
+        summary,
+        chain_head: Some(game.row.chain_head.clone()),
+        seed: None,
+        config: value(&config),
+        view: Some(view),
+        legal_actions: legal,
+    };
+    // The shown move sent again once it was played.
+    let stale = moves::stale_move(expected, game.row.move_number, &detail);
+    out.insert("StaleMoveProblem", value(Problem::from(&stale)));
+    out.insert("GameDetail", value(detail));
 
     let players = [(0, game.seats[0]), (1, game.seats[1])];
     let report = audit::verify(&game.row, &players, &game.log);
@@ -419,6 +419,11 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
             let names = game.seats.map(|u| display_name(u).to_string());
             let table = crate::describe::Table::of_state(names, &game.state);
             let entry = crate::service::moves::log_entry(&game.row, reader, row, &table).ok()?;
+            out.insert("GameStreamData", value(&entry));
+            out.insert(
+                "GameStreamEvent",
+                json!({"event": "move", "id": entry.seq, "data": &entry}),
+            );
             out.insert("LogEntry", value(&entry));
             out.insert("Skeleton", value(entry.public?));
             break;

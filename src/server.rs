@@ -123,10 +123,24 @@ pub fn build(
         state.clock.clone(),
         state.config.deadlines.clone(),
     )
-    .with_metrics(state.metrics.clone());
+    .with_metrics(state.metrics.clone())
+    .with_feed(state.feed.clone());
     background.spawn("deadlines", |shutdown| {
         Arc::new(sweeper.with_shutdown(shutdown)).run()
     });
+    // actix-web stops on these signals too; the streams, which would hold
+    // a graceful stop for its whole timeout, end first.
+    let feed = state.feed.clone();
+    actix_web::rt::spawn(async move {
+        stop_signal().await;
+        feed.closing().cancel();
+    });
+    if state.config.database_url.starts_with("postgres") {
+        let (url, feed) = (state.config.database_url.clone(), state.feed.clone());
+        background.spawn("stream signals", |shutdown| {
+            crate::feed_listener::run(url, feed, shutdown)
+        });
+    }
     let server = HttpServer::new(move || {
         let (app, doc) = app::routes(
             App::new()
@@ -192,6 +206,22 @@ pub fn build(
     .shutdown_timeout(30)
     .run();
     Ok(Serving { server, background })
+}
+
+/// The first of SIGTERM, SIGINT and SIGQUIT.
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let kinds = [
+        SignalKind::terminate(),
+        SignalKind::interrupt(),
+        SignalKind::quit(),
+    ];
+    let mut streams: Vec<_> = kinds.into_iter().filter_map(|k| signal(k).ok()).collect();
+    if streams.is_empty() {
+        return std::future::pending().await;
+    }
+    let waits = streams.iter_mut().map(|s| Box::pin(s.recv()));
+    futures_util::future::select_all(waits).await;
 }
 
 /// `hexpost serve`.

@@ -28,6 +28,7 @@ pub struct Sweeper {
     config: DeadlineConfig,
     shutdown: Shutdown,
     metrics: Option<Arc<Metrics>>,
+    feed: Option<Arc<crate::service::feed::Feed>>,
 }
 
 impl Sweeper {
@@ -38,12 +39,20 @@ impl Sweeper {
             config,
             shutdown: Shutdown::never(),
             metrics: None,
+            feed: None,
         }
     }
 
     /// Stops between games once `shutdown` is signalled.
     pub fn with_shutdown(mut self, shutdown: Shutdown) -> Sweeper {
         self.shutdown = shutdown;
+        self
+    }
+
+    /// Announces the games it moved on (an automatic decision, a
+    /// forfeit) to the live streams.
+    pub fn with_feed(mut self, feed: Arc<crate::service::feed::Feed>) -> Sweeper {
+        self.feed = Some(feed);
         self
     }
 
@@ -95,6 +104,11 @@ impl Sweeper {
                         progress |= swept != Swept::default();
                         if swept != Swept::default() {
                             tracing::info!(%game, ?swept, "deadlines swept");
+                        }
+                        if (swept.automatic > 0 || swept.forfeits > 0)
+                            && let Some(feed) = &self.feed
+                        {
+                            crate::service::feed::announce(&mut conn, feed, game);
                         }
                         total += swept;
                     }

@@ -41,6 +41,48 @@ fn a_stale_move_gets_409_with_the_current_game() {
 }
 
 #[test]
+fn a_move_number_no_game_can_be_at_is_bad_input_not_a_stale_move() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (a, b, id) = api.new_game("standard", json!({}));
+        let (p, _, view) = awaited([&a, &b], &id);
+        let n = view["move_number"].as_i64().unwrap();
+        let action = a_legal_move(&view);
+        let path = format!("/api/v1/games/{id}/moves");
+        for bad in [
+            json!(-1),
+            json!(-1.0),
+            json!(i64::MIN),
+            json!(1.5),
+            json!(-0.5),
+            json!(1e300),
+            json!("one"),
+            json!(true),
+            json!([n]),
+        ] {
+            let body = json!({"expected_move_number": bad, "action": action});
+            let problem = p
+                .post(&path, &body)
+                .problem(400, "invalid_move_number")
+                .clone();
+            let detail = problem["detail"].as_str().unwrap();
+            assert!(detail.contains("whole number ≥ 0"), "{backend:?}: {detail}");
+        }
+        assert_eq!(
+            move_number(&a, &id),
+            n,
+            "{backend:?}: a refused move moved the game"
+        );
+        assert!(rows_after(&a, &id, n).is_empty());
+        // A whole number written as a float is still the move number.
+        let body = json!({"expected_move_number": n as f64, "action": action});
+        p.post(&path, &body).ok();
+        assert_eq!(move_number(&a, &id), n + 1);
+    }
+}
+
+#[test]
 fn idempotent_retries_apply_once() {
     for backend in BACKENDS {
         let server = TestServer::start(backend);

@@ -188,3 +188,34 @@ fn sigterm_stops_the_mail_worker_between_mails_and_leaves_nothing_claimed() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A live event stream never ends by itself: at SIGTERM the server ends it
+/// cleanly (its client resumes elsewhere) instead of letting it hold the
+/// stop for the whole grace period and then cutting it.
+#[test]
+fn sigterm_ends_open_event_streams_cleanly() {
+    use std::io::BufRead;
+    let dir = scratch("streams");
+    let mut server = ServeProcess::start(&dir, &[]);
+    let (api, _) = client(&server.base).register("listener");
+    let response = api
+        .http
+        .get(format!("{}/api/v1/account/stream", server.base))
+        .bearer_auth(api.token.as_deref().unwrap())
+        .timeout(EXIT_LIMIT)
+        .send()
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let reader = std::thread::spawn(move || {
+        // Every line up to the end of the body: an error is a cut stream.
+        std::io::BufReader::new(response)
+            .lines()
+            .collect::<Result<Vec<String>, _>>()
+    });
+    server.terminate();
+    let status = server.wait_exit(EXIT_LIMIT);
+    assert!(status.success(), "{status}:\n{}", server.log_text());
+    let read = reader.join().unwrap();
+    assert!(read.is_ok(), "the stream was cut: {read:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -52,7 +52,9 @@ pub enum Action {
         cards: Cards,
     },
     /// Give `ratio` of `give` to the bank for one `receive`; the ratio is
-    /// the best the player's harbors allow.
+    /// the best the player's harbors allow. The bank's composition is
+    /// hidden, so a `receive` it has run out of is refused with
+    /// `bank_shortage`.
     MaritimeTrade {
         give: Resource,
         receive: Resource,
@@ -374,6 +376,12 @@ pub struct MaritimeOption {
 /// One entry of a seat's legal-action list: an action type with the choices
 /// that make it legal. Small choice sets are listed in full; large ones
 /// (discards, trade offers, Year of Plenty) are templates with their bounds.
+/// An entry becomes the `Action` of the same `type` by picking one of each
+/// list: `edges` gives `edge`, `nodes` gives `node`, `targets[]` gives `hex`
+/// and one of its `victims` as `victim` (null when `victims` is empty),
+/// `options[]` gives `give` and one of its `receive`; a count (`count`,
+/// `give`, `min`) is how many cards to send. Each kind's schema shows an
+/// entry from a real game with the action sent for it.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -410,6 +418,10 @@ pub enum LegalAction {
     Discard {
         count: u8,
     },
+    /// One action per `options[]` entry and each resource of its
+    /// `receive`: `{"type": "maritime_trade", "give": …, "receive": …}`.
+    /// The bank's composition is hidden, so a resource it has run out of is
+    /// refused with `bank_shortage`.
     MaritimeTrade {
         options: Vec<MaritimeOption>,
     },
@@ -446,7 +458,10 @@ pub enum LegalAction {
     DiscardKnight,
     AskNeutralTrade,
     /// Give `give` cards of your choice, none of the resource received, for
-    /// one of `receive` (what the chart names and the neutral holds).
+    /// one of `receive` (what the chart names and the neutral holds). Here
+    /// `give` is a count; the action's `give` is the cards themselves, as
+    /// counts by card (`{"brick": 1, "ore": 1}` for a `give` of 2), and its
+    /// `receive` is one resource of this `receive`.
     AcceptNeutralTrade {
         give: u8,
         receive: ResourceSet,

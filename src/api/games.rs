@@ -4,12 +4,12 @@ use crate::api::caller::AuthUser;
 use crate::api::etag;
 use crate::api::json::Json;
 use crate::api::limited::Mover;
-use crate::api::problem::Problem;
+use crate::api::problem::{IllegalMoveProblem, Problem, StaleMoveProblem};
 use crate::app::{AppState, Db};
 use crate::error::Error;
 use crate::service::games::{self as svc, CreateGame, Created, GameDetail, GameSummary};
 use crate::service::moves::{self, IdempotencyKey, LogEntry, MoveOutcome, MoveRequest};
-use crate::service::timeouts;
+use crate::service::{feed, timeouts};
 use crate::store::games::ListFilter;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
@@ -187,8 +187,13 @@ pub async fn cancel(
 ) -> Result<HttpResponse, Error> {
     let id = path.into_inner();
     let now = state.now();
+    let feed = state.feed.clone();
     let s = state
-        .db(move |conn| svc::cancel(conn, user.id, &id, now))
+        .db(move |conn| {
+            let s = svc::cancel(conn, user.id, &id, now)?;
+            feed::announce(conn, &feed, &id);
+            Ok(s)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(s))
 }
@@ -212,8 +217,13 @@ pub async fn resign(
     // A finished game takes no more moves: its copy would only hold a
     // place in the cache until it was pushed out.
     let games = state.games.clone();
+    let feed = state.feed.clone();
     let d = state
-        .db(move |conn| svc::resign(conn, user.id, &id, now).inspect(|_| games.forget(&id)))
+        .db(move |conn| {
+            let d = svc::resign(conn, user.id, &id, now).inspect(|_| games.forget(&id))?;
+            feed::announce(conn, &feed, &id);
+            Ok(d)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(d))
 }
@@ -226,12 +236,12 @@ pub async fn resign(
     ("Idempotency-Key" = Option<String>, Header, description = "1 to 200 visible ASCII characters; makes retries safe", pattern = r"^[!-~]{1,200}$"),
 ), request_body = MoveRequest, responses(
     (status = 200, body = MoveOutcome),
-    (status = 400, description = "Malformed JSON", body = Problem, content_type = "application/problem+json"),
+    (status = 400, description = "Malformed JSON (`malformed_json`); an `expected_move_number` (or a signed move's `move_number`) that is not a whole number ≥ 0 (`invalid_move_number`); a bad `Idempotency-Key` (`invalid_idempotency_key`)", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "Missing/invalid token, or a JWS not signed by your keys", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "Not your game", body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`stale_move` (with the current game), `game_not_active`, `concurrent_update` (the game kept changing while the move was applied; send it again), or `jti_reused` (you signed a move with this `jti` before)", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`illegal_move` (the engine's `reason`), `invalid_action`, `idempotency_key_reused`; for a signed move `invalid_jws` (a bad `jti`) or `jws_expired` (`iat` more than a day off)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`stale_move` (with `current_move_number` and the current `game`), `game_not_active`, `concurrent_update` (the game kept changing while the move was applied; send it again), or `jti_reused` (you signed a move with this `jti` before)", body = StaleMoveProblem, content_type = "application/problem+json"),
+    (status = 422, description = "`illegal_move` (the engine's `reason`, whose `code` is one of `ActionError`'s), `invalid_action`, `idempotency_key_reused`; for a signed move `invalid_jws` (a bad `jti`) or `jws_expired` (`iat` more than a day off)", body = IllegalMoveProblem, content_type = "application/problem+json"),
     (status = 429, body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/games/{game_id}/moves")]
@@ -243,6 +253,7 @@ pub async fn submit_move(
     body: Json<serde_json::Value>,
 ) -> Result<HttpResponse, Error> {
     let body = body.into_inner();
+    moves::check_move_number(&body)?;
     let parsed = MoveRequest::deserialize(&body)
         .map_err(|e| Error::unprocessable("invalid_body", e.to_string()))?;
     let id = path.into_inner();
@@ -266,8 +277,15 @@ pub async fn submit_move(
     };
     let now = state.now();
     let games = state.games.clone();
+    let feed = state.feed.clone();
     let reply = state
-        .db(move |conn| moves::submit(conn, &games, user.id, &id, parsed, idem, now))
+        .db(move |conn| {
+            let reply = moves::submit(conn, &games, user.id, &id, parsed, idem, now)?;
+            if reply.status == 200 {
+                feed::announce(conn, &feed, &id);
+            }
+            Ok(reply)
+        })
         .await?;
     Ok(
         HttpResponse::build(
@@ -321,11 +339,7 @@ pub async fn log(
     let id = path.into_inner();
     let rows = state
         .db(move |conn| {
-            let game = svc::load_for(conn, &id, user.id, false)?;
-            let seat = crate::store::games::players(conn, &game.id)?
-                .into_iter()
-                .find(|(_, u)| *u == user.id)
-                .map(|(s, _)| hexpost_engine::Seat(s as u8));
+            let (game, seat) = svc::load_with_seat(conn, &id, user.id)?;
             moves::log(conn, &game, Some(seat), after, limit)
         })
         .await?;
@@ -365,8 +379,13 @@ pub async fn accept(
 ) -> Result<HttpResponse, Error> {
     let token = path.into_inner();
     let now = state.now();
+    let feed = state.feed.clone();
     let d = state
-        .db(move |conn| svc::accept(conn, user.id, &token, now))
+        .db(move |conn| {
+            let d = svc::accept(conn, user.id, &token, now)?;
+            feed::announce(conn, &feed, &d.summary.id);
+            Ok(d)
+        })
         .await?;
     Ok(HttpResponse::Ok().json(d))
 }

@@ -16,6 +16,7 @@ pub mod limited;
 pub mod notifications;
 pub mod problem;
 pub mod request_id;
+pub mod streams;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -38,6 +39,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(games::end_vacation)
         .service(games::submit_move)
         .service(games::log)
+        .service(streams::game_stream)
+        .service(streams::account_stream)
         .service(games::invitation)
         .service(games::accept)
         .service(games::decline)

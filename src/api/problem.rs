@@ -35,6 +35,38 @@ pub struct Problem {
     pub extra: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
+/// A 409 from the moves endpoint. For `stale_move` it carries the move
+/// number the game is at and the game as you see it, so a client can
+/// choose again without another request; the other 409 codes
+/// (`game_not_active`, `concurrent_update`, `jti_reused`) are plain problems.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StaleMoveProblem {
+    #[serde(flatten)]
+    pub problem: Problem,
+    /// `stale_move` only: the game's move number now; send it as
+    /// `expected_move_number`.
+    #[schema(minimum = 0)]
+    pub current_move_number: Option<i64>,
+    /// `stale_move` only: the game as you see it now, with your legal actions.
+    pub game: Option<crate::service::games::GameDetail>,
+}
+
+/// A 422 from the moves endpoint. For `illegal_move` the engine's reason
+/// is under `reason`, with its own `code` (one of `ActionError`'s) and the
+/// members that code lists; other 422 codes (`invalid_action`,
+/// `invalid_body`, `idempotency_key_reused`, `invalid_jws`, `jws_expired`)
+/// are plain problems.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct IllegalMoveProblem {
+    #[serde(flatten)]
+    pub problem: Problem,
+    /// `illegal_move` only: why the engine refused the action.
+    pub reason: Option<hexpost_engine::ActionError>,
+    /// `illegal_move` only: the game's move number, unchanged.
+    #[schema(minimum = 0)]
+    pub move_number: Option<i64>,
+}
+
 impl From<&Error> for Problem {
     fn from(e: &Error) -> Problem {
         Problem {

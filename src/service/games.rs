@@ -297,6 +297,21 @@ fn detail_of(game: &GameRow, players: Vec<PlayerInfo>, viewer: i64) -> Result<Ga
 }
 
 /// The game, if `user` plays in it or created it (admins see all).
+/// `load_for` a non-admin, with the reader's seat (none for a game they
+/// created but do not sit in).
+pub fn load_with_seat(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+) -> Result<(GameRow, Option<hexpost_engine::Seat>), Error> {
+    let game = load_for(conn, game_id, user, false)?;
+    let seat = db::players(conn, &game.id)?
+        .into_iter()
+        .find(|(_, u)| *u == user)
+        .map(|(s, _)| hexpost_engine::Seat(s as u8));
+    Ok((game, seat))
+}
+
 pub fn load_for(
     conn: &mut DbConnection,
     game_id: &str,

@@ -7,6 +7,7 @@ pub mod chain;
 pub mod commitments;
 pub mod deadlines;
 pub mod email;
+pub mod feed;
 pub mod game_cache;
 pub mod games;
 pub mod housekeeping;

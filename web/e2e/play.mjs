@@ -64,7 +64,13 @@ async function newPlayer(browser, name, email) {
     }
   });
   page.on('dialog', (dialog) => dialog.accept());
-  return { name, email, context, page, token: null };
+  const player = { name, email, context, page, token: null, streamsOpened: 0 };
+  page.on('response', (res) => {
+    if (/^\/api\/v1\/games\/[^/]+\/stream$/.test(new URL(res.url()).pathname) && res.status() === 200) {
+      player.streamsOpened += 1;
+    }
+  });
+  return player;
 }
 
 async function signUpOnPage(player) {
@@ -246,6 +252,16 @@ async function play(game) {
   const goals = new Set(['discard', 'robber', 'trade', 'dev_card', 'ui_roll', 'ui_end_turn', ...AUTOMATED_GOALS[variant]]);
   let checkedPolling = false;
   let screenshotAfterSetup = false;
+  // In one variant the pages cannot open the event stream and must fall
+  // back to polling; in the others they follow the stream.
+  const polling = variant === 'duel';
+  if (polling) {
+    for (const p of players) {
+      await p.page.route('**/api/v1/games/*/stream', (route) => route.abort());
+      await p.page.reload();
+      await p.page.waitForSelector('svg.board');
+    }
+  }
 
   for (let i = 0; i < MAX_DECISIONS && goals.size; i += 1) {
     check(pageErrors.length === 0, pageErrors.join('; '));
@@ -273,12 +289,14 @@ async function play(game) {
         log(variant, `${player.name} placed a neutral piece on the board page`);
       }
       if (!checkedPolling) {
-        // The other page was left alone: polling alone must show the move.
+        // The other page was left alone: its stream (or polling, where the
+        // stream is refused) alone must show the move.
         const watcher = players[1 - turn];
         await watcher.page.waitForSelector(`.game-page[data-move-number="${after.move_number}"]`, { timeout: 20000 });
         check(await watcher.page.$(`.board .buildings [data-node]`), 'the polled page draws the new settlement');
         checkedPolling = true;
-        log(variant, 'the opponent\'s page refreshed by polling');
+        if (!polling) check(watcher.streamsOpened > 0, 'the game page follows its event stream');
+        log(variant, `the opponent's page refreshed by ${polling ? 'polling, its event stream refused' : 'its event stream'}`);
       }
       continue;
     }

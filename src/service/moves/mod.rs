@@ -6,7 +6,7 @@ mod read_log;
 mod request;
 
 pub use read_log::{LogEntry, all_rows, log, log_entry};
-pub use request::{IdempotencyKey, MoveRequest};
+pub use request::{IdempotencyKey, MoveRequest, check_move_number};
 
 use super::chain::{Entry, NewRows, RecentEvents};
 use super::engine_state;
@@ -260,15 +260,7 @@ fn check(
             return Ok(Checked::ReadAgain);
         }
         let current = games::detail(conn, game, user)?;
-        return Err(Error::conflict(
-            "stale_move",
-            format!(
-                "expected move number {}, the game is at {}",
-                parsed.expected, game.move_number
-            ),
-        )
-        .with("current_move_number", game.move_number)
-        .with("game", current));
+        return Err(stale_move(parsed.expected, game.move_number, &current));
     }
     Ok(Checked::Playable(parsed))
 }
@@ -292,6 +284,24 @@ struct Played {
     used_jti: Option<crate::store::used_jtis::UsedJti>,
 }
 
+/// The 422 for an action the engine refused (`api::problem::IllegalMoveProblem`).
+pub fn illegal_move(reason: &hexpost_engine::ActionError, move_number: i64) -> Error {
+    Error::unprocessable("illegal_move", format!("illegal move: {reason}"))
+        .with("reason", reason)
+        .with("move_number", move_number)
+}
+
+/// The 409 for a move sent for another move number than the game's
+/// (`api::problem::StaleMoveProblem`).
+pub fn stale_move(expected: i64, move_number: i64, current: &games::GameDetail) -> Error {
+    Error::conflict(
+        "stale_move",
+        format!("expected move number {expected}, the game is at {move_number}"),
+    )
+    .with("current_move_number", move_number)
+    .with("game", current)
+}
+
 /// Applies the decision (refused as `illegal_move` by the engine) and
 /// every automated step it triggers, one log row each.
 fn play(loaded: LoadedGame, parsed: ParsedMove, user: i64, now: Now) -> Result<Played, Error> {
@@ -311,11 +321,7 @@ fn play(loaded: LoadedGame, parsed: ParsedMove, user: i64, now: Now) -> Result<P
     let was_awaited = timeouts::awaited(&state);
     let mut events = state
         .apply_decision(Seat(seat), &parsed.action)
-        .map_err(|e| {
-            Error::unprocessable("illegal_move", format!("illegal move: {e}"))
-                .with("reason", &e)
-                .with("move_number", game.move_number)
-        })?;
+        .map_err(|e| illegal_move(&e, game.move_number))?;
     let mut rows = NewRows::after_known(&game, now.at, recent, people);
     let used_jti = parsed.used_jti;
     let entry = Entry::player(seat, user, &parsed.action, parsed.jws)?;

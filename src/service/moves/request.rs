@@ -60,6 +60,33 @@ pub(super) struct ParsedMove {
     pub used_jti: Option<UsedJti>,
 }
 
+/// Refuses an `expected_move_number` that no game can be at: a negative
+/// number, a fraction or not a number at all is bad input (400), never a
+/// stale move (409), whatever the game's number.
+pub fn check_move_number(body: &serde_json::Value) -> Result<(), Error> {
+    match body.get("expected_move_number") {
+        None | Some(serde_json::Value::Null) => Ok(()),
+        Some(n) => {
+            let whole = n.as_i64().or_else(|| {
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15)
+                    .map(|f| f as i64)
+            });
+            match whole {
+                Some(n) if n >= 0 => Ok(()),
+                _ => Err(invalid_move_number(n)),
+            }
+        }
+    }
+}
+
+fn invalid_move_number(n: impl std::fmt::Display) -> Error {
+    Error::bad_request(
+        "invalid_move_number",
+        format!("the move number must be a whole number ≥ 0, not {n}"),
+    )
+}
+
 fn parse_action(mut value: serde_json::Value) -> Result<Action, Error> {
     whole_numbers::normalize(&mut value);
     serde_json::from_value(value).map_err(|e| {
@@ -87,6 +114,9 @@ pub(super) fn parse_request(
         )),
         (Some(jws), None, None) => {
             let claims = verify_jws(conn, user, &jws)?;
+            if claims.move_number < 0 {
+                return Err(invalid_move_number(claims.move_number));
+            }
             if claims.game_id != game_id {
                 return Err(Error::forbidden("the signed move is for another game"));
             }

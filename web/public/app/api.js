@@ -52,6 +52,20 @@ async function send(method, path, body, extraHeaders = {}) {
   return { res, data };
 }
 
+// An event stream's response, once it answered 200 (an ApiError else).
+export async function streamResponse(path, lastEventId, signal) {
+  const headers = { Accept: 'text/event-stream' };
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (lastEventId !== undefined) headers['Last-Event-ID'] = String(lastEventId);
+  const res = await fetch(`/api/v1${path}`, { headers, signal });
+  if (!res.ok) {
+    const text = await res.text();
+    throw new ApiError(res.status, text ? JSON.parse(text) : null);
+  }
+  return res;
+}
+
 async function request(method, path, body) {
   return (await send(method, path, body)).data;
 }

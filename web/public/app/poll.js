@@ -19,6 +19,7 @@ export class Poller {
 
   start() {
     this.stopped = false;
+    clearTimeout(this.timer);
     document.addEventListener('visibilitychange', this.onVisible);
     this.schedule();
   }

@@ -1,5 +1,6 @@
 // The game page: board, decisions, hand, players, log and the fairness
-// facts, kept fresh by polling.
+// facts, kept fresh by the game's event stream, or by polling while the
+// stream is down.
 
 import { api, currentUser } from '../api.js';
 import { h, replace } from '../dom.js';
@@ -10,6 +11,7 @@ import {
   RESOURCES, clockLines, counts, devCounts, humanize, seatLabel, variantName,
 } from '../format.js';
 import { Poller } from '../poll.js';
+import { LiveStream } from '../stream.js';
 
 const LOG_PAGE = 500;
 
@@ -144,7 +146,17 @@ export async function gameView(main, id) {
   await load();
   const poller = new Poller(load);
   poller.start();
-  return () => poller.stop();
+  const stream = new LiveStream(`/games/${encodeURIComponent(id)}/stream`, {
+    since: () => state.game?.move_number,
+    onChange: () => load().catch(() => poller.reset(true)),
+    onUp: () => poller.stop(),
+    onDown: () => poller.start(),
+  });
+  stream.start();
+  return () => {
+    stream.stop();
+    poller.stop();
+  };
 }
 
 function render(root, state, actions) {
