@@ -4,8 +4,11 @@
 //! (`store::outbox`) is `mail_worker`.
 
 pub mod describe;
+pub mod picture;
+pub mod pictures;
 pub mod schedule;
 pub mod sender;
+pub mod smtp;
 pub mod templates;
 
 /// Where mails point to and the host their Message-IDs name.

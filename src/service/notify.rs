@@ -8,6 +8,8 @@ use super::deadlines::{Clocks, TurnMail};
 use super::timeouts;
 use crate::error::Error;
 use crate::mail::describe::{self, Names};
+use crate::mail::picture::{Changed, Scene};
+use crate::mail::pictures::BOARD;
 use crate::mail::schedule::LocalTime;
 use crate::store::games::{self as db, GameRow, MoveRow, status, timeout_policy};
 use crate::store::outbox::{self, NewMail, kind};
@@ -235,6 +237,15 @@ pub fn after_move(
     Ok(())
 }
 
+/// The board places `events` changed, to outline in a picture.
+fn changed(events: &[Event]) -> Changed {
+    let mut changed = Changed::default();
+    for event in events {
+        changed.note(event);
+    }
+    changed
+}
+
 fn names_of(people: &[users::User; 2]) -> Names {
     Names([
         people[0].display_name.clone(),
@@ -268,6 +279,7 @@ pub fn reminder(
         "deadline": LocalTime::of(person).format(due),
         "hours_left": ((due - at).max(0) + 3_599_999) / 3_600_000,
         "decisions": describe::decisions(&state.legal_actions(Seat(seat as u8))),
+        BOARD: Scene::of(&state.view(Some(Seat(seat as u8))), &names_of(&people).0, Changed::default()),
         "forfeit": game.timeout_policy == timeout_policy::FORFEIT
             || clocks.seats[seat].auto_in_a_row >= game.max_auto_decisions.max(0) as u32,
     });
@@ -309,6 +321,7 @@ pub fn timed_out(
         "opponent": people[1 - seat].display_name,
         "move_number": game.move_number,
         "taken": taken.iter().map(|e| describe::event(e, &names)).collect::<Vec<_>>(),
+        BOARD: Scene::of(&state.view(Some(Seat(seat as u8))), &names.0, changed(taken)),
         "automatic_in_a_row": clocks.seats[seat].auto_in_a_row,
         "max_auto_decisions": game.max_auto_decisions,
         "your_turn_again": !over && timeouts::awaited(state)[seat],
@@ -486,13 +499,14 @@ fn your_move(
 ) -> Result<Value, Error> {
     let me = seat.index();
     let mut lines = Vec::new();
+    let mut changed = Changed::default();
     let mut describe_row = |row_events: &str| -> Result<(), Error> {
         let events: Vec<Event> = serde_json::from_str(row_events).map_err(Error::internal)?;
-        lines.extend(
-            events
-                .iter()
-                .map(|e| describe::event(&e.redacted_for(Some(seat)), names)),
-        );
+        for event in &events {
+            let seen = event.redacted_for(Some(seat));
+            changed.note(&seen);
+            lines.push(describe::event(&seen, names));
+        }
         Ok(())
     };
     for row_events in &since.stored {
@@ -511,6 +525,7 @@ fn your_move(
         "player": names.0[me],
         "opponent": names.0[1 - me],
         "move_number": game.move_number,
+        BOARD: Scene::of(&view, &names.0, changed),
         "events": lines.split_off(omitted),
         "events_omitted": omitted,
         "hand": describe::resources(&own.resources),
@@ -563,12 +578,18 @@ fn game_over(
     let view = state.view(None);
     let scores = scores(&view, names, |p| p.final_vp.unwrap_or(p.visible_vp));
     let mut mails = Vec::new();
-    for person in people {
+    for (seat, person) in people.iter().enumerate() {
         if !wants_game_mail(person) {
             continue;
         }
+        let board = Scene::of(
+            &state.view(Some(Seat(seat as u8))),
+            &names.0,
+            Changed::default(),
+        );
         let context = json!({
             "player": person.display_name,
+            BOARD: board,
             "result": result,
             "scores": scores,
             "seed": game.seed,
