@@ -43,11 +43,18 @@ fn polygon(points: &[Point]) -> Option<Path> {
     path.finish()
 }
 
-fn line(a: Point, b: Point) -> Option<Path> {
-    let mut path = PathBuilder::new();
-    path.move_to(a.0, a.1);
-    path.line_to(b.0, b.1);
-    path.finish()
+/// A line `width` wide from `a` to `b` as a filled quadrilateral: filling
+/// costs far less than stroking.
+fn bar(a: Point, b: Point, width: f32) -> Option<Path> {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx.hypot(dy).max(f32::EPSILON);
+    let (nx, ny) = (-dy / len * width / 2.0, dx / len * width / 2.0);
+    polygon(&[
+        (a.0 + nx, a.1 + ny),
+        (b.0 + nx, b.1 + ny),
+        (b.0 - nx, b.1 - ny),
+        (a.0 - nx, a.1 - ny),
+    ])
 }
 
 fn circle(centre: Point, radius: f32) -> Option<Path> {
@@ -86,6 +93,12 @@ impl Canvas {
         }
     }
 
+    /// A disc with an outline `width` wide, as two fills.
+    fn disc(&mut self, centre: Point, radius: f32, fill: Rgb, outline: Rgb, width: f32) {
+        self.fill(circle(centre, radius + width / 2.0), outline);
+        self.fill(circle(centre, radius - width / 2.0), fill);
+    }
+
     /// A filled shape with an outline.
     fn shape(&mut self, path: Option<Path>, fill: Rgb, outline: Rgb, width: f32) {
         if let Some(path) = path {
@@ -95,15 +108,21 @@ impl Canvas {
     }
 
     fn board(&mut self, scene: &Scene, frame: &Frame) {
+        // The borders: each hex whole in the border colour, then its
+        // field a little smaller on top.
+        for hex in 0..scene.tiles.len() as u8 {
+            self.fill(polygon(&frame.hex_corners(hex)), colours::HEX_BORDER);
+        }
         for (hex, tile) in scene.tiles.iter().enumerate() {
             let hex = hex as u8;
-            let corners = frame.hex_corners(hex);
+            let centre = frame.hex_centre(hex);
+            let field = frame.hex_corners(hex).map(|c| lerp(centre, c, 0.965));
             let fill = if scene.is_removed(hex) {
                 colours::REMOVED
             } else {
                 colours::terrain(tile.terrain)
             };
-            self.shape(polygon(&corners), fill, colours::HEX_BORDER, 2.0);
+            self.fill(polygon(&field), fill);
         }
         for &hex in &scene.changed.hexes {
             if (hex as usize) < scene.tiles.len() {
@@ -128,13 +147,14 @@ impl Canvas {
         }
         for &edge in &scene.changed.edges {
             let [a, b] = frame.edge_ends(edge);
-            self.stroke(line(a, b), colours::HIGHLIGHT, 13.0);
+            let (a, b) = (lerp(a, b, 0.05), lerp(a, b, 0.95));
+            self.fill(bar(a, b, 13.0), colours::HIGHLIGHT);
         }
         for road in &scene.roads {
             let [a, b] = frame.edge_ends(road.edge);
             let (a, b) = (lerp(a, b, 0.17), lerp(a, b, 0.83));
-            self.stroke(line(a, b), colours::INK, 8.0);
-            self.stroke(line(a, b), colours::seat(road.owner.0), 5.0);
+            self.fill(bar(lerp(a, b, -0.03), lerp(a, b, 1.03), 8.0), colours::INK);
+            self.fill(bar(a, b, 5.0), colours::seat(road.owner.0));
         }
         for &node in &scene.changed.nodes {
             self.fill(circle(frame.node(node), 0.36 * RADIUS), colours::HIGHLIGHT);
@@ -172,34 +192,27 @@ impl Canvas {
             let anchor = frame.harbor_anchor(slot);
             let [a, b] = frame.edge_ends(t.harbor_edges[slot as usize]);
             for end in [a, b] {
-                self.stroke(
-                    line(anchor, lerp(anchor, end, 0.8)),
-                    colours::HARBOR_RING,
-                    3.0,
-                );
+                let pier = bar(anchor, lerp(anchor, end, 0.8), 3.0);
+                self.fill(pier, colours::HARBOR_RING);
             }
             let fill = if scene.harbors_out.contains(&slot) {
                 colours::HARBOR_OUT
             } else {
                 colours::harbor(kind)
             };
-            let radius = 0.24 * RADIUS;
-            self.shape(circle(anchor, radius), fill, colours::HARBOR_RING, 2.0);
-            self.stroke(
-                glyphs::number(kind.ratio(), anchor, 0.26 * RADIUS),
-                colours::INK,
-                2.0,
-            );
+            self.disc(anchor, 0.24 * RADIUS, fill, colours::HARBOR_RING, 2.0);
+            let ratio = glyphs::number(kind.ratio(), anchor, 0.26 * RADIUS, 2.0);
+            self.fill(ratio, colours::INK);
         }
     }
 
     fn token(&mut self, number: u8, centre: Point) {
-        let radius = 0.3 * RADIUS;
-        self.shape(
-            circle(centre, radius),
+        self.disc(
+            centre,
+            0.3 * RADIUS,
             colours::TOKEN,
             colours::TOKEN_RING,
-            1.5,
+            2.0,
         );
         let ink = if matches!(number, 6 | 8) {
             colours::HOT_NUMBER
@@ -207,7 +220,7 @@ impl Canvas {
             colours::INK
         };
         let digits = (centre.0, centre.1 - 0.05 * RADIUS);
-        self.stroke(glyphs::number(number, digits, 0.3 * RADIUS), ink, 2.5);
+        self.fill(glyphs::number(number, digits, 0.3 * RADIUS, 2.5), ink);
         // Pips: how many of the 36 rolls give the number.
         let pips = 6 - (7 - number as i32).abs();
         let (size, gap) = (2.0, 3.5);
@@ -229,10 +242,9 @@ impl Canvas {
             .is_some_and(|t| t.number.is_some() && !scene.is_removed(scene.robber));
         // Beside the number token, or on the hex's middle when it has none.
         let x = if has_token { x - 0.55 * RADIUS } else { x };
-        let body = circle((x, y + 0.06 * RADIUS), 0.17 * RADIUS);
-        let head = circle((x, y - 0.2 * RADIUS), 0.11 * RADIUS);
-        self.shape(body, colours::INK, colours::WHITE, 1.5);
-        self.shape(head, colours::INK, colours::WHITE, 1.5);
+        let (white, ink) = (colours::WHITE, colours::INK);
+        self.disc((x, y + 0.06 * RADIUS), 0.17 * RADIUS, ink, white, 2.0);
+        self.disc((x, y - 0.2 * RADIUS), 0.11 * RADIUS, ink, white, 2.0);
     }
 
     fn building(&mut self, building: &PlacedBuilding, frame: &Frame) {
@@ -276,7 +288,7 @@ impl Canvas {
             colours::TOKEN
         };
         let radius = 0.22 * RADIUS;
-        self.shape(circle(centre, radius), colour, colours::INK, 1.5);
+        self.disc(centre, radius, colour, colours::INK, 2.0);
         self.fill(circle(centre, radius * 0.62), inside);
         let ink = colours::ink_on(inside);
         let gap = 4.5;

@@ -1,8 +1,8 @@
-//! Digits as strokes, seven-segment style: the picture's only text is
-//! numbers, and strokes need no font to load or shape.
+//! Digits as bars, seven-segment style: the picture's only text is
+//! numbers, and bars need no font to load or shape.
 
 use super::geometry::Point;
-use tiny_skia::{Path, PathBuilder};
+use tiny_skia::{Path, PathBuilder, Rect};
 
 /// Segments in a box one wide and two high: top, upper right, lower
 /// right, bottom, lower left, upper left, middle.
@@ -31,22 +31,27 @@ const LIT: [u8; 10] = [
 ];
 
 /// The path of `number`'s digits, `height` pixels high, centred on
-/// `centre`; stroke it about a sixth of `height` wide.
-pub fn number(number: u8, centre: Point, height: f32) -> Option<Path> {
+/// `centre`, each segment a bar `thickness` wide: fill it. Segments are
+/// upright or level, so they are rectangles, cheap to fill.
+pub fn number(number: u8, centre: Point, height: f32, thickness: f32) -> Option<Path> {
     let text = number.to_string();
     let scale = height / 2.0;
     let advance = scale * 1.6;
     let width = advance * (text.len() as f32 - 1.0) + scale;
     let left = centre.0 - width / 2.0;
     let top = centre.1 - height / 2.0;
+    let half = thickness / 2.0;
     let mut path = PathBuilder::new();
     for (i, digit) in text.bytes().enumerate() {
         let lit = LIT[(digit - b'0') as usize];
         let x0 = left + i as f32 * advance;
         for (s, [from, to]) in SEGMENTS.iter().enumerate() {
             if lit & (1 << s) != 0 {
-                path.move_to(x0 + from.0 * scale, top + from.1 * scale);
-                path.line_to(x0 + to.0 * scale, top + to.1 * scale);
+                let (x1, y1) = (x0 + from.0 * scale, top + from.1 * scale);
+                let (x2, y2) = (x0 + to.0 * scale, top + to.1 * scale);
+                if let Some(bar) = Rect::from_ltrb(x1 - half, y1 - half, x2 + half, y2 + half) {
+                    path.push_rect(bar);
+                }
             }
         }
     }
@@ -65,10 +70,10 @@ mod tests {
             [6, 2, 5, 5, 4, 5, 6, 3, 7, 6]
         );
         // Two digits are wider than one, and both sit on the centre.
-        let one = number(8, (50.0, 50.0), 10.0).unwrap().bounds();
-        let two = number(88, (50.0, 50.0), 10.0).unwrap().bounds();
+        let one = number(8, (50.0, 50.0), 10.0, 1.0).unwrap().bounds();
+        let two = number(88, (50.0, 50.0), 10.0, 1.0).unwrap().bounds();
         assert!(two.width() > one.width());
         assert!((two.left() + two.right() - 100.0).abs() < 0.01);
-        assert!((one.top() - 45.0).abs() < 0.01 && (one.bottom() - 55.0).abs() < 0.01);
+        assert!((one.top() - 44.5).abs() < 0.01 && (one.bottom() - 55.5).abs() < 0.01);
     }
 }
