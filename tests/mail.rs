@@ -359,6 +359,14 @@ fn turn_and_game_over_mails_show_the_board_of_their_move_inline() {
         assert!(pictured["your_move"] >= 5, "{backend:?}: {pictured:?}");
         assert_eq!(pictured["game_over"], 2, "{backend:?}");
         assert!(earlier > 0, "{backend:?}: mails of earlier positions");
+        // Mails sent together share one SMTP connection.
+        let connections: BTreeSet<&str> = mails.iter().map(|m| m.peer.as_str()).collect();
+        assert!(
+            connections.len() < mails.len(),
+            "{backend:?}: {} connections for {} mails",
+            connections.len(),
+            mails.len()
+        );
     }
 }
 

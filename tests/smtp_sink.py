@@ -33,6 +33,8 @@ class Sink:
         record = {
             "mail_from": envelope.mail_from,
             "rcpt_tos": list(envelope.rcpt_tos),
+            # The client's address and port: one per connection.
+            "peer": "%s:%s" % tuple(session.peer[:2]),
             "data": envelope.content.decode("utf-8", errors="replace"),
         }
         for kind in ("plain", "html"):

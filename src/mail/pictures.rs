@@ -57,3 +57,57 @@ fn draw(item: &mut Value, content_id: String) -> Option<InlineImage> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexpost_engine::{GameConfig, GameState, Seat, Variant};
+
+    fn board() -> Value {
+        let (state, _) = GameState::new(&GameConfig::new(Variant::Standard), 3).unwrap();
+        let names = ["Ada".to_string(), "Bob".to_string()];
+        serde_json::to_value(Scene::of(
+            &state.view(Some(Seat(0))),
+            &names,
+            Default::default(),
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn each_scene_becomes_an_inline_image_the_template_can_show() {
+        let mut mail = json!({"player": "Ada", BOARD: board()});
+        let images = attach(&mut mail, "your_move.1", "h.example");
+        assert_eq!(images.len(), 1);
+        assert_eq!(images[0].content_id, "board0.your_move.1@h.example");
+        assert!(images[0].png.starts_with(b"\x89PNG"));
+        assert!(
+            mail.get(BOARD).is_none(),
+            "the scene is not rendered as text"
+        );
+        assert_eq!(mail["picture"]["cid"], "board0.your_move.1@h.example");
+        assert!(
+            mail["picture"]["alt"]
+                .as_str()
+                .unwrap()
+                .starts_with("The board: Ada (red)")
+        );
+
+        // A digest: a picture for each game that has a board, none for one
+        // that has none, and nothing for the digest itself.
+        let mut digest = json!({"games": [{BOARD: board()}, {"move_number": 4}]});
+        let images = attach(&mut digest, "digest.7.2026-11-27", "h.example");
+        assert_eq!(images.len(), 1);
+        assert_eq!(
+            digest["games"][0]["picture"]["cid"],
+            "board1.digest.7.2026-11-27@h.example"
+        );
+        assert!(digest.get("picture").is_none());
+        assert!(digest["games"][1].get("picture").is_none());
+
+        // A scene that cannot be drawn: the mail goes without a picture.
+        let mut broken = json!({BOARD: {"tiles": "no"}});
+        assert!(attach(&mut broken, "m", "h").is_empty());
+        assert_eq!(broken["picture"], Value::Null);
+    }
+}

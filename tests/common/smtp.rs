@@ -47,6 +47,8 @@ pub fn free_port() -> u16 {
 pub struct Received {
     pub mail_from: String,
     pub rcpt_tos: Vec<String>,
+    /// The client's address and port: mails on one connection share it.
+    pub peer: String,
     /// Header name (lower case) → value, unfolded.
     pub headers: Vec<(String, String)>,
     pub text: String,
@@ -224,6 +226,7 @@ fn parse(record: &str) -> Received {
             .map(|r| r.as_str().unwrap().to_string())
             .collect(),
         headers,
+        peer: v["peer"].as_str().unwrap_or("").to_string(),
         text: v["text"].as_str().unwrap_or("").to_string(),
         html: v["html"].as_str().unwrap_or("").to_string(),
         images: v["images"]
