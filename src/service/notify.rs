@@ -272,6 +272,8 @@ pub fn reminder(
     if !wants_game_mail(person) {
         return Ok(false);
     }
+    let view = state.view(Some(Seat(seat as u8)));
+    let board = Scene::of(&view, &names_of(&people).0, Changed::default());
     let context = json!({
         "player": person.display_name,
         "opponent": people[1 - seat].display_name,
@@ -279,7 +281,7 @@ pub fn reminder(
         "deadline": LocalTime::of(person).format(due),
         "hours_left": ((due - at).max(0) + 3_599_999) / 3_600_000,
         "decisions": describe::decisions(&state.legal_actions(Seat(seat as u8))),
-        BOARD: Scene::of(&state.view(Some(Seat(seat as u8))), &names_of(&people).0, Changed::default()),
+        BOARD: board,
         "forfeit": game.timeout_policy == timeout_policy::FORFEIT
             || clocks.seats[seat].auto_in_a_row >= game.max_auto_decisions.max(0) as u32,
     });
