@@ -187,7 +187,7 @@ fn mail_config(
 ) -> Result<MailConfig, ConfigError> {
     let smtp_url = get("SMTP_URL");
     if let Some(url) = &smtp_url {
-        crate::mail::sender::smtp_transport(url, 1).map_err(|reason| ConfigError {
+        crate::mail::smtp::SmtpServer::from_url(url, 1).map_err(|reason| ConfigError {
             var: "SMTP_URL",
             reason,
         })?;

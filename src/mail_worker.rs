@@ -6,9 +6,9 @@
 use crate::background::Shutdown;
 use crate::clock::Clock;
 use crate::config::{Config, MailConfig};
-use crate::mail::Links;
 use crate::mail::sender::{self, Envelope, Mailer};
 use crate::mail::templates::Templates;
+use crate::mail::{Links, pictures};
 use crate::metrics::Metrics;
 use crate::service::notify;
 use crate::store::outbox::{self, MailRow, kind};
@@ -84,6 +84,12 @@ impl Worker {
 
     /// Sends batches until nothing is due; returns how many were handled.
     pub fn drain(&self) -> Result<usize, String> {
+        let drained = self.rounds();
+        self.mailer.close();
+        drained
+    }
+
+    fn rounds(&self) -> Result<usize, String> {
         let mut total = 0;
         loop {
             let n = self.round()?;
@@ -216,6 +222,7 @@ impl Worker {
     fn deliver(&self, row: &MailRow, mut context: serde_json::Value) -> Result<(), String> {
         let settings_url = self.links.settings_url();
         self.links.fill(&mut context);
+        let images = pictures::attach(&mut context, &row.message_id, &self.links.host);
         let rendered = self.templates.render(&row.kind, &context)?;
         let message = sender::compose(
             Envelope {
@@ -228,6 +235,7 @@ impl Worker {
             },
             rendered.text,
             rendered.html,
+            images,
         )?;
         self.mailer.send(&message, &row.message_id)?;
         tracing::info!(mail = row.id, kind = %row.kind, "mail sent");

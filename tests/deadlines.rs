@@ -188,6 +188,7 @@ fn a_reminder_then_the_server_decides_for_the_late_player() {
             "{text}"
         );
         assert!(reminder.text.contains(&format!("{BASE}/games/{id}")));
+        shows_boards(&reminder, 1);
         settle();
         assert_eq!(game(&s.ada, &id)["move_number"].as_i64().unwrap(), before);
         assert_eq!(mails_to(&s.sink.messages(), "ada@", "Reminder").len(), 1);
@@ -195,6 +196,10 @@ fn a_reminder_then_the_server_decides_for_the_late_player() {
         // The hour is up: the server places Ada's settlement and road.
         s.server.advance(15 * MINUTE);
         let told = wait_mail(&s.sink, "ada@", "Your time ran out against bob");
+        // The settlement and road placed for her are outlined.
+        shows_boards(&told, 1);
+        assert!(told.html.contains("Outlined in yellow"), "{}", told.html);
+        assert!(!reminder.html.contains("Outlined in yellow"));
         let text = flat(&told.text);
         assert!(
             text.contains("ran out, so hexpost decided for you"),
@@ -379,6 +384,7 @@ fn digest_players_get_one_mail_a_day_for_all_their_games() {
         assert!(mails_to(&s.sink.messages(), "bob@", "2 games wait").is_empty());
         s.server.advance(3 * HOUR);
         let digest = wait_mail(&s.sink, "bob@", "2 games wait for your move");
+        shows_boards(&digest, 2);
         for id in &games {
             assert!(
                 digest.text.contains(&format!("{BASE}/games/{id}")),
@@ -505,5 +511,15 @@ fn several_sweepers_act_on_a_deadline_once() {
             1
         );
         verify_ok(&s, &id);
+    }
+}
+
+/// `m` carries `n` board pictures, each shown by its Content-ID.
+fn shows_boards(m: &Received, n: usize) {
+    assert_eq!(m.images.len(), n, "{}", m.subject());
+    for image in &m.images {
+        assert_eq!(image.content_type, "image/png");
+        let cid = image.content_id.trim_matches(['<', '>']);
+        assert!(m.html.contains(&format!("src=\"cid:{cid}\"")), "{}", m.html);
     }
 }

@@ -10,6 +10,7 @@ use common::smtp::{self, Received, SmtpSink};
 use common::{Api, BACKENDS, Backend, TempDatabase, TestServer, game};
 use diesel::prelude::*;
 use hexpost::describe::{self, Table};
+use hexpost::mail::picture;
 use hexpost::store::outbox::{self, NewMail};
 use hexpost::store::schema::outbox as table;
 use hexpost_engine::rng::GameRng;
@@ -265,6 +266,111 @@ fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
         for m in over {
             assert!(m.text.contains(&seed), "the seed is revealed");
         }
+    }
+}
+
+/// The mails that ask for a decision or end a game show the board as of
+/// their move: the scene queued with the mail, drawn as a PNG inline in
+/// the HTML (multipart/related, by Content-ID); other mails carry none.
+#[test]
+fn turn_and_game_over_mails_show_the_board_of_their_move_inline() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let sink = SmtpSink::running(&py);
+        let server = mail_server(backend, &sink.url(), &[]);
+        let (a, b, id) = server.client().new_game("standard", json!({}));
+        let (admin, _) = common::register_admin(&server, "root");
+        common::play_moves([&a, &b], &id, 3, 40);
+        a.post(&format!("/api/v1/games/{id}/resign"), &json!({}))
+            .ok();
+        let log = admin.full_log(&id, true);
+        let pool = server.db();
+        let mut conn = pool.get().unwrap();
+        let rows: Vec<(String, String, Option<i64>, String)> = table::table
+            .order(table::id.asc())
+            .select((
+                table::kind,
+                table::message_id,
+                table::game_seq,
+                table::context,
+            ))
+            .load(&mut conn)
+            .unwrap();
+        let mails = sink.wait_for(rows.len());
+        assert_eq!(mails.len(), rows.len(), "{backend:?}");
+        let built_until = |at: i64| {
+            let (mut buildings, mut roads) = (0, 0);
+            for row in log.iter().filter(|r| r["seq"].as_i64().unwrap() <= at) {
+                for e in row["events"].as_array().unwrap() {
+                    match e["type"].as_str().unwrap() {
+                        "settlement_built" => buildings += 1,
+                        "road_built" => roads += 1,
+                        _ => {}
+                    }
+                }
+            }
+            (buildings, roads)
+        };
+        let final_pieces = built_until(i64::MAX);
+        let (mut pictured, mut earlier) = (BTreeMap::new(), 0);
+        for m in &mails {
+            let (kind, _, game_seq, context) = rows
+                .iter()
+                .find(|r| {
+                    Some(format!("<{}@hexpost.example.org>", r.1).as_str())
+                        == m.header("message-id")
+                })
+                .expect("a mail of the outbox");
+            assert!(!m.text.contains("cid:"), "the plain text stands alone");
+            if !matches!(kind.as_str(), "your_move" | "game_over") {
+                assert!(
+                    m.images.is_empty(),
+                    "{backend:?}: a {kind} mail has no picture"
+                );
+                continue;
+            }
+            *pictured.entry(kind.clone()).or_insert(0) += 1;
+            assert_eq!(m.images.len(), 1, "{backend:?}: {kind}");
+            let image = &m.images[0];
+            assert_eq!(image.content_type, "image/png");
+            assert_eq!(image.disposition.as_deref(), Some("inline"));
+            let cid = image.content_id.trim_matches(['<', '>']);
+            assert!(m.html.contains(&format!("src=\"cid:{cid}\"")), "{}", m.html);
+            let context: Value = serde_json::from_str(context).unwrap();
+            let scene: picture::Scene = serde_json::from_value(context["board"].clone()).unwrap();
+            let drawn = picture::render(&scene).unwrap();
+            assert_eq!(
+                drawn.png, image.data,
+                "{backend:?}: the picture of the queued scene"
+            );
+            assert!(
+                m.html.contains(&format!("alt=\"{}\"", drawn.alt)),
+                "{}",
+                m.html
+            );
+            assert!(image.data.len() < 40_000, "{} bytes", image.data.len());
+            // The board of the mail's move, however late it was sent.
+            let pieces = built_until(game_seq.unwrap());
+            assert_eq!(
+                (scene.buildings.len(), scene.roads.len()),
+                pieces,
+                "{backend:?}"
+            );
+            if pieces < final_pieces {
+                earlier += 1;
+            }
+        }
+        assert!(pictured["your_move"] >= 5, "{backend:?}: {pictured:?}");
+        assert_eq!(pictured["game_over"], 2, "{backend:?}");
+        assert!(earlier > 0, "{backend:?}: mails of earlier positions");
+        // Mails sent together share one SMTP connection.
+        let connections: BTreeSet<&str> = mails.iter().map(|m| m.peer.as_str()).collect();
+        assert!(
+            connections.len() < mails.len(),
+            "{backend:?}: {} connections for {} mails",
+            connections.len(),
+            mails.len()
+        );
     }
 }
 

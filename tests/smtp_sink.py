@@ -1,6 +1,6 @@
 """An SMTP server for the mail tests (aiosmtpd): accepts every message on
 127.0.0.1:PORT and writes each as a JSON file (envelope sender, recipients,
-raw message, decoded text and HTML parts) into DIR. Prints "ready" once it listens; runs until killed.
+raw message, decoded text and HTML parts, inline images) into DIR. Prints "ready" once it listens; runs until killed.
 With DELAY (seconds), it waits that long before accepting each message, like
 a slow mail server.
 
@@ -8,6 +8,7 @@ a slow mail server.
 """
 
 import asyncio
+import base64
 import email
 import email.policy
 import itertools
@@ -32,11 +33,24 @@ class Sink:
         record = {
             "mail_from": envelope.mail_from,
             "rcpt_tos": list(envelope.rcpt_tos),
+            # The client's address and port: one per connection.
+            "peer": "%s:%s" % tuple(session.peer[:2]),
             "data": envelope.content.decode("utf-8", errors="replace"),
         }
         for kind in ("plain", "html"):
             part = message.get_body(preferencelist=(kind,))
             record["text" if kind == "plain" else "html"] = part.get_content() if part else None
+        # Parts the HTML shows by Content-ID (cid: URLs), such as the board.
+        record["images"] = [
+            {
+                "content_id": part["Content-ID"],
+                "content_type": part.get_content_type(),
+                "disposition": part.get_content_disposition(),
+                "data": base64.b64encode(part.get_payload(decode=True)).decode("ascii"),
+            }
+            for part in message.walk()
+            if part["Content-ID"] is not None
+        ]
         name = os.path.join(self.directory, "%06d.json" % next(self.count))
         # Written under another name first, so a reader never sees half a file.
         with open(name + ".tmp", "w", encoding="utf-8") as f:

@@ -5,12 +5,15 @@
 
 mod common;
 
-use common::{BACKENDS, TestServer};
+use base64::Engine;
+use common::smtp::{self, SmtpSink};
+use common::{BACKENDS, Backend, TestServer};
+use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn two_browsers_play_every_variant() {
+/// Whether Chromium and playwright-core are there (never false in CI).
+fn browsers_installed() -> bool {
     let Ok(modules) = std::env::var("HEXPOST_E2E_NODE_MODULES") else {
         assert!(
             std::env::var("CI").is_err(),
@@ -19,10 +22,9 @@ fn two_browsers_play_every_variant() {
         eprintln!(
             "SKIPPED: the browser tests need ./scripts/test.sh (Chromium and playwright-core)"
         );
-        return;
+        return false;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let script = root.join("web/e2e/play.mjs");
     // ES modules resolve packages beside the script, so that is where npm
     // must have installed them.
     assert_eq!(
@@ -34,6 +36,16 @@ fn two_browsers_play_every_variant() {
         Path::new(&modules).join("playwright-core").is_dir(),
         "no playwright-core under {modules}: run `npm ci` in web/e2e"
     );
+    true
+}
+
+#[test]
+fn two_browsers_play_every_variant() {
+    if !browsers_installed() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = root.join("web/e2e/play.mjs");
     for backend in BACKENDS {
         let server = TestServer::start(backend);
         let artifacts = root
@@ -54,4 +66,68 @@ fn two_browsers_play_every_variant() {
             artifacts.display()
         );
     }
+}
+
+/// A "your move" mail as a phone shows it: its HTML, the board picture in
+/// place of its cid: URL, opened in Chromium at a phone's width
+/// (web/e2e/mail.mjs); the screenshot is kept with the other artifacts.
+#[test]
+fn a_turn_mail_with_its_board_reads_on_a_phone() {
+    let Some(py) = smtp::python() else { return };
+    if !browsers_installed() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sink = SmtpSink::running(&py);
+    let server = TestServer::start_with(
+        Backend::Sqlite,
+        &[
+            ("SMTP_URL", sink.url().as_str()),
+            ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
+            ("MAIL_POLL_INTERVAL_MS", "50"),
+        ],
+    );
+    let (a, b, id) = server.client().new_game("catan_for_two", json!({}));
+    common::play_moves([&a, &b], &id, 5, 60);
+    let mut turn = None;
+    for _ in 0..100 {
+        turn = sink
+            .messages()
+            .into_iter()
+            .rfind(|m| m.subject().starts_with("Your move"));
+        if turn.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let mail = turn.expect("a turn mail");
+    assert_eq!(mail.images.len(), 1);
+    let image = &mail.images[0];
+    let data = base64::engine::general_purpose::STANDARD.encode(&image.data);
+    let cid = image.content_id.trim_matches(['<', '>']);
+    let html = mail.html.replace(
+        &format!("cid:{cid}"),
+        &format!("data:{};base64,{data}", image.content_type),
+    );
+    assert_ne!(
+        html, mail.html,
+        "the HTML shows the picture by its Content-ID"
+    );
+    let artifacts = root.join("target/e2e-artifacts");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let page = artifacts.join("mail-your-move.html");
+    std::fs::write(&page, html).unwrap();
+    let out = Command::new("node")
+        .arg(root.join("web/e2e/mail.mjs"))
+        .arg(&page)
+        .arg(artifacts.join("mail-your-move-phone.png"))
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}{stderr}");
+    assert!(
+        out.status.success(),
+        "the mail in Chromium:\n{stdout}{stderr}"
+    );
 }

@@ -5,8 +5,11 @@
 //! is `mail_worker`.
 
 pub mod contexts;
+pub mod picture;
+pub mod pictures;
 pub mod schedule;
 pub mod sender;
+pub mod smtp;
 pub mod templates;
 
 /// Where mails point to and the host their Message-IDs name.

@@ -1,54 +1,26 @@
-//! Delivering a message: over SMTP, or, with no SMTP server configured, as
-//! an .eml file under the data directory (and a log line), so a local
-//! server works without one.
+//! Composing a message and delivering it: over SMTP (`mail::smtp`), or,
+//! with no SMTP server configured, as an .eml file under the data
+//! directory (and a log line), so a local server works without one.
 
+use super::smtp::{SmtpSender, SmtpServer};
+use lettre::Message;
+use lettre::message::header::ContentType;
 use lettre::message::header::{HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart};
-use lettre::{Message, SmtpTransport, Transport};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 use std::path::PathBuf;
-use std::time::Duration;
-
-/// The SMTP transport for `url`: `smtps://` (TLS from the first byte),
-/// `smtp://…?tls=starttls` (STARTTLS required) or plain `smtp://`; user and
-/// password, if any, in the URL's user part.
-pub fn smtp_transport(url: &str, timeout_secs: u64) -> Result<SmtpTransport, String> {
-    let (base, query) = url.split_once('?').unwrap_or((url, ""));
-    if !(base.starts_with("smtp://") || base.starts_with("smtps://")) {
-        return Err("must start with smtp:// or smtps://".into());
-    }
-    let starttls = match query {
-        "" => false,
-        // lettre calls STARTTLS-or-fail `required`.
-        "tls=starttls" | "tls=required" if base.starts_with("smtp://") => true,
-        other => {
-            return Err(format!(
-                "unsupported `?{other}`: use smtps://, smtp://…?tls=starttls, or plain smtp://"
-            ));
-        }
-    };
-    let lettre_url = if starttls {
-        format!("{base}?tls=required")
-    } else {
-        base.to_string()
-    };
-    Ok(SmtpTransport::from_url(&lettre_url)
-        .map_err(|e| e.to_string())?
-        .timeout(Some(Duration::from_secs(timeout_secs)))
-        .build())
-}
 
 pub enum Mailer {
-    Smtp(Box<SmtpTransport>),
+    Smtp(Box<SmtpSender>),
     Files(PathBuf),
 }
 
 impl Mailer {
     pub fn new(config: &crate::config::Config) -> Result<Mailer, String> {
         Ok(match &config.mail.smtp_url {
-            Some(url) => Mailer::Smtp(Box::new(smtp_transport(
+            Some(url) => Mailer::Smtp(Box::new(SmtpSender::new(SmtpServer::from_url(
                 url,
                 config.mail.smtp_timeout_secs,
-            )?)),
+            )?))),
             None => Mailer::Files(config.data_dir.join("mail")),
         })
     }
@@ -57,10 +29,17 @@ impl Mailer {
         matches!(self, Mailer::Smtp(_))
     }
 
+    /// Ends what `send` keeps open between mails (an SMTP connection).
+    pub fn close(&self) {
+        if let Mailer::Smtp(smtp) = self {
+            smtp.close();
+        }
+    }
+
     /// Hands the message over; `file_stem` names it in the file backend.
     pub fn send(&self, message: &Message, file_stem: &str) -> Result<(), String> {
         match self {
-            Mailer::Smtp(smtp) => smtp.send(message).map(|_| ()).map_err(|e| e.to_string()),
+            Mailer::Smtp(smtp) => smtp.send(message),
             Mailer::Files(dir) => {
                 // Invitations carry the token that joins a game: private.
                 crate::private_files::create_dir(dir)
@@ -87,7 +66,20 @@ pub struct Envelope<'a> {
     pub settings_url: &'a str,
 }
 
-pub fn compose(envelope: Envelope, text: String, html: String) -> Result<Message, String> {
+/// An image the HTML part shows by its Content-ID (`cid:` URL).
+pub struct InlineImage {
+    pub content_id: String,
+    pub png: Vec<u8>,
+}
+
+/// The message: plain text and HTML as alternatives, the HTML with its
+/// `images` beside it in a multipart/related part when there are any.
+pub fn compose(
+    envelope: Envelope,
+    text: String,
+    html: String,
+    images: Vec<InlineImage>,
+) -> Result<Message, String> {
     let to: Mailbox = envelope
         .to
         .parse()
@@ -100,9 +92,23 @@ pub fn compose(envelope: Envelope, text: String, html: String) -> Result<Message
     if let Some(root) = envelope.thread {
         builder = builder.in_reply_to(root.clone()).references(root);
     }
-    let mut message = builder
-        .multipart(MultiPart::alternative_plain_html(text, html))
-        .map_err(|e| e.to_string())?;
+    let body = if images.is_empty() {
+        MultiPart::alternative_plain_html(text, html)
+    } else {
+        let png = ContentType::parse("image/png").map_err(|e| e.to_string())?;
+        let related = images.into_iter().fold(
+            MultiPart::related().singlepart(SinglePart::html(html)),
+            |related, image| {
+                related.singlepart(
+                    Attachment::new_inline(image.content_id).body(image.png, png.clone()),
+                )
+            },
+        );
+        MultiPart::alternative()
+            .singlepart(SinglePart::plain(text))
+            .multipart(related)
+    };
+    let mut message = builder.multipart(body).map_err(|e| e.to_string())?;
     message.headers_mut().insert_raw(HeaderValue::new(
         HeaderName::new_from_ascii_str("List-Unsubscribe"),
         format!("<{}>", envelope.settings_url),

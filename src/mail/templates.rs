@@ -13,6 +13,7 @@ macro_rules! templates {
 
 const SOURCES: &[(&str, &str)] = templates![
     "layout.html",
+    "picture.html",
     "footer.txt",
     "turn.txt",
     "turn.html",
@@ -105,6 +106,32 @@ mod tests {
         assert!(r.text.contains("https://hexpost.example.org/games/g1"));
         // A missing variable is an error, not an empty string.
         assert!(t.render("your_move", &ctx).is_err());
+    }
+
+    #[test]
+    fn the_board_picture_is_shown_when_the_mail_carries_one() {
+        let t = Templates::new().unwrap();
+        let mut ctx = json!({
+            "base_url": "https://hexpost.example.org",
+            "settings_url": "https://hexpost.example.org/settings",
+            "game_id": "g1", "player": "Ada", "opponent": "Grace", "variant": "duel",
+            "move_number": 3, "deadline": null, "events": [], "events_omitted": 0,
+            "hand": "nothing", "dev_cards": "nothing", "new_dev_cards": "nothing",
+            "your_vp": 2, "scores": ["Ada 2 VP"], "decisions": ["roll the dice"],
+            "holdings": [],
+        });
+        let without = t.render("your_move", &ctx).unwrap();
+        assert!(!without.html.contains("<img"));
+        ctx["picture"] =
+            json!({"cid": "board0.x@h", "alt": "The board: <Ada>", "width": 476, "height": 446});
+        let with = t.render("your_move", &ctx).unwrap();
+        assert!(
+            with.html
+                .contains(r#"<img src="cid:board0.x@h" alt="The board: &lt;Ada&gt;" width="476""#),
+            "{}",
+            with.html
+        );
+        assert_eq!(with.text, without.text, "the plain text stands without it");
     }
 
     #[test]

@@ -9,12 +9,14 @@ use super::timeouts;
 use crate::describe::Table;
 use crate::error::Error;
 use crate::mail::contexts::{self, Automatic, Ending, Turn};
+use crate::mail::picture::{Changed, Scene};
+use crate::mail::pictures::BOARD;
 use crate::mail::schedule::LocalTime;
 use crate::store::games::{self as db, GameRow, MoveRow, status, timeout_policy};
 use crate::store::outbox::{self, NewMail, kind};
 use crate::store::{DbConnection, users};
-use hexpost_engine::{Event, GameState, Seat};
-use serde_json::Value;
+use hexpost_engine::{Event, GameState, Redact, Seat};
+use serde_json::{Value, json};
 use std::sync::Arc;
 
 struct Mail<'a> {
@@ -210,7 +212,9 @@ pub fn after_move(
             unwritten: rows.rows(),
         };
         let turn = turn(game, state, seat, &table, recipient)?;
-        let context = contexts::your_move(&turn, &events_since(since)?);
+        let events = events_since(since)?;
+        let mut context = contexts::your_move(&turn, &events);
+        context[BOARD] = board(state, seat, &table, &events);
         let mail = Mail {
             kind: kind::YOUR_MOVE,
             game,
@@ -228,6 +232,16 @@ pub fn after_move(
         timeouts::store(game, &clocks);
     }
     Ok(())
+}
+
+/// The reader's board for a mail's picture, outlining the places that
+/// `events` changed as the reader sees them.
+fn board(state: &GameState, seat: Seat, table: &Table, events: &[Event]) -> Value {
+    let mut changed = Changed::default();
+    for event in events {
+        changed.note(&event.redacted_for(Some(seat)));
+    }
+    json!(Scene::of(&state.view(Some(seat)), table.names(), changed))
 }
 
 fn names_of(people: &[users::User; 2]) -> [String; 2] {
@@ -266,7 +280,9 @@ pub fn reminder(
     };
     let forfeit = game.timeout_policy == timeout_policy::FORFEIT
         || clocks.seats[seat].auto_in_a_row >= game.max_auto_decisions.max(0) as u32;
-    let context = contexts::reminder(&turn, ((due - at).max(0) + 3_599_999) / 3_600_000, forfeit);
+    let mut context =
+        contexts::reminder(&turn, ((due - at).max(0) + 3_599_999) / 3_600_000, forfeit);
+    context[BOARD] = board(state, Seat(seat as u8), &table, &[]);
     let mail = Mail {
         kind: kind::REMINDER,
         game,
@@ -304,7 +320,8 @@ pub fn timed_out(
         in_a_row: clocks.seats[seat].auto_in_a_row,
         max: game.max_auto_decisions,
     };
-    let context = contexts::timeout(&turn, taken, automatic, game.status == status::FINISHED);
+    let mut context = contexts::timeout(&turn, taken, automatic, game.status == status::FINISHED);
+    context[BOARD] = board(state, Seat(seat as u8), &table, taken);
     let mail = Mail {
         kind: kind::TIMEOUT,
         game,
@@ -396,12 +413,9 @@ pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Er
         let table = Table::of_state(names_of(&people), &state);
         let turn = turn(&game, &state, Seat(seat as u8), &table, &person)?;
         let events = events_since(since)?;
-        games.push(contexts::digest_game(
-            &turn,
-            &events,
-            &game.id,
-            &game.variant,
-        ));
+        let mut digest_game = contexts::digest_game(&turn, &events, &game.id, &game.variant);
+        digest_game[BOARD] = board(&state, Seat(seat as u8), &table, &events);
+        games.push(digest_game);
     }
     if games.is_empty() {
         return Ok(None);
@@ -519,7 +533,8 @@ fn game_over(
         if !wants_game_mail(person) {
             continue;
         }
-        let context = contexts::game_over(state, Seat(i as u8), table, &ending);
+        let mut context = contexts::game_over(state, Seat(i as u8), table, &ending);
+        context[BOARD] = board(state, Seat(i as u8), table, &[]);
         let mail = Mail {
             kind: kind::GAME_OVER,
             game,

@@ -47,10 +47,24 @@ pub fn free_port() -> u16 {
 pub struct Received {
     pub mail_from: String,
     pub rcpt_tos: Vec<String>,
+    /// The client's address and port: mails on one connection share it.
+    pub peer: String,
     /// Header name (lower case) → value, unfolded.
     pub headers: Vec<(String, String)>,
     pub text: String,
     pub html: String,
+    /// The parts with a Content-ID, in the message's order.
+    pub images: Vec<InlineImage>,
+}
+
+/// A part of a message that its HTML shows by Content-ID.
+#[derive(Debug, Clone)]
+pub struct InlineImage {
+    /// As in the header, with its angle brackets.
+    pub content_id: String,
+    pub content_type: String,
+    pub disposition: Option<String>,
+    pub data: Vec<u8>,
 }
 
 impl Received {
@@ -212,7 +226,24 @@ fn parse(record: &str) -> Received {
             .map(|r| r.as_str().unwrap().to_string())
             .collect(),
         headers,
+        peer: v["peer"].as_str().unwrap_or("").to_string(),
         text: v["text"].as_str().unwrap_or("").to_string(),
         html: v["html"].as_str().unwrap_or("").to_string(),
+        images: v["images"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|image| {
+                use base64::Engine;
+                InlineImage {
+                    content_id: image["content_id"].as_str().unwrap_or("").to_string(),
+                    content_type: image["content_type"].as_str().unwrap_or("").to_string(),
+                    disposition: image["disposition"].as_str().map(str::to_string),
+                    data: base64::engine::general_purpose::STANDARD
+                        .decode(image["data"].as_str().unwrap_or(""))
+                        .expect("the sink writes base64"),
+                }
+            })
+            .collect(),
     }
 }

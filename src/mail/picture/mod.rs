@@ -1,0 +1,34 @@
+//! The board picture in the mails that ask for a decision or end a game:
+//! the board as its reader may see it (`Scene`), drawn as a small palette
+//! PNG with its alt text. No I/O and no fonts (digits are strokes), so a
+//! picture is cheap enough to draw for every mail as it is sent
+//! (docs/performance.md, "The board picture in mails").
+
+pub mod colours;
+mod draw;
+pub mod geometry;
+mod glyphs;
+mod palette;
+pub mod scene;
+
+pub use scene::{Changed, Scene};
+
+/// A rendered board.
+pub struct Picture {
+    pub png: Vec<u8>,
+    pub alt: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Draws `scene`.
+pub fn render(scene: &Scene) -> Result<Picture, String> {
+    let frame = geometry::Frame::new(scene.ck.is_some());
+    let pixmap = draw::scene(scene, &frame)?;
+    Ok(Picture {
+        png: palette::encode(frame.width, frame.height, pixmap.data())?,
+        alt: scene.alt(),
+        width: frame.width,
+        height: frame.height,
+    })
+}

@@ -1,0 +1,247 @@
+//! What a board picture shows: the board as one reader may see it, taken
+//! from their view of the game when the mail is queued and kept with the
+//! mail, so the picture shows the position of the mail's move however late
+//! it is drawn. Only the public board is copied: no hand, deck or card can
+//! reach the picture, because nothing here holds one.
+
+use hexpost_engine::board::{EdgeId, HarborKind, HexId, NodeId, Tile};
+use hexpost_engine::rulesets::VariantState;
+use hexpost_engine::rulesets::ck_for_two::state::KnightLevel;
+use hexpost_engine::seats::SeatKind;
+use hexpost_engine::state::BuildingKind;
+use hexpost_engine::view::{PlacedBuilding, PlacedRoad};
+use hexpost_engine::{Event, GameView};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scene {
+    /// Indexed by hex id.
+    pub tiles: Vec<Tile>,
+    /// Hexes out of the game, a bit per hex id.
+    #[serde(default)]
+    pub removed: u32,
+    /// Indexed by harbor slot.
+    pub harbors: Vec<HarborKind>,
+    /// Harbor slots no building can reach.
+    #[serde(default)]
+    pub harbors_out: Vec<u8>,
+    pub robber: HexId,
+    pub buildings: Vec<PlacedBuilding>,
+    pub roads: Vec<PlacedRoad>,
+    /// Who each seat is, for the alt text: the players' names, then the
+    /// automated seats by their colour.
+    pub seats: Vec<String>,
+    /// Cities & Knights' pieces on the board, in the variant that has them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ck: Option<CkPieces>,
+    /// What changed since the reader's last decision, outlined.
+    #[serde(default)]
+    pub changed: Changed,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CkPieces {
+    pub knights: Vec<KnightPiece>,
+    pub walls: Vec<NodeId>,
+    pub metropolises: Vec<NodeId>,
+    /// The barbarian ship's space, 0 (start) to `BARBARIAN_TRACK - 1`.
+    pub barbarians: u8,
+    /// The merchant's hex and its owner's seat.
+    pub merchant: Option<(HexId, u8)>,
+}
+
+/// Spaces of the barbarian track: the seventh move attacks.
+pub const BARBARIAN_TRACK: u8 = 7;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct KnightPiece {
+    pub node: NodeId,
+    pub owner: u8,
+    /// 1 (basic) to 3 (mighty).
+    pub level: u8,
+    pub active: bool,
+}
+
+/// Board places an event touched; sorted, without repeats.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Changed {
+    pub hexes: Vec<HexId>,
+    pub nodes: Vec<NodeId>,
+    pub edges: Vec<EdgeId>,
+}
+
+impl Changed {
+    /// Adds the places `event` built on, moved to or changed. Pieces that
+    /// left the board leave nothing to outline.
+    pub fn note(&mut self, event: &Event) {
+        match event {
+            Event::RoadBuilt { edge, .. } => self.edges.push(*edge),
+            Event::SettlementBuilt { node, .. }
+            | Event::CityBuilt { node, .. }
+            | Event::CityPillaged { node, .. }
+            | Event::WallBuilt { node, .. }
+            | Event::MetropolisPlaced { node, .. }
+            | Event::KnightPlaced { node, .. }
+            | Event::KnightActivated { node, .. }
+            | Event::KnightPromoted { node, .. } => self.nodes.push(*node),
+            Event::KnightMoved { to, .. } | Event::KnightRetreated { to, .. } => {
+                self.nodes.push(*to)
+            }
+            Event::KnightDisplaced { from, node, .. } => {
+                self.nodes.extend(from.iter().copied());
+                self.nodes.push(*node);
+            }
+            Event::RobberMoved { hex, .. } | Event::MerchantPlaced { hex, .. } => {
+                self.hexes.push(*hex)
+            }
+            Event::HexesRemoved { hexes, .. } | Event::NumberTokensSwapped { hexes, .. } => {
+                self.hexes.extend(hexes.iter().copied())
+            }
+            _ => {}
+        }
+    }
+
+    fn tidy(&mut self) {
+        for list in [&mut self.hexes, &mut self.nodes, &mut self.edges] {
+            list.sort_unstable();
+            list.dedup();
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.hexes.is_empty() && self.nodes.is_empty() && self.edges.is_empty()
+    }
+}
+
+/// The colour each seat plays in (the web client's too): the two players,
+/// then the automated seats.
+pub const SEAT_COLOURS: [&str; 4] = ["red", "blue", "white", "orange"];
+
+impl Scene {
+    /// The board of `view`, the players named `names` (by real seat), the
+    /// places `changed` outlined.
+    pub fn of(view: &GameView, names: &[String; 2], mut changed: Changed) -> Scene {
+        changed.tidy();
+        let seats = view
+            .players
+            .iter()
+            .map(|p| {
+                let colour = SEAT_COLOURS.get(p.seat.index()).copied().unwrap_or("grey");
+                match p.kind {
+                    SeatKind::Real => format!("{} ({colour})", names[p.seat.index().min(1)]),
+                    SeatKind::Neutral => format!("neutral {colour}"),
+                    SeatKind::Fictional => format!("fictional {colour}"),
+                }
+            })
+            .collect();
+        Scene {
+            tiles: view.board.tiles.clone(),
+            removed: view.board.removed,
+            harbors: view.board.harbors.clone(),
+            harbors_out: view.harbors_out.clone(),
+            robber: view.robber,
+            buildings: view.buildings.clone(),
+            roads: view.roads.clone(),
+            seats,
+            ck: ck_pieces(&view.variant),
+            changed,
+        }
+    }
+
+    pub fn is_removed(&self, hex: HexId) -> bool {
+        self.removed & (1 << hex) != 0
+    }
+
+    /// What the picture shows, in words, for readers who cannot see it.
+    pub fn alt(&self) -> String {
+        let mut parts = Vec::new();
+        for (seat, name) in self.seats.iter().enumerate() {
+            let count = |kind| {
+                self.buildings
+                    .iter()
+                    .filter(|b| b.owner.index() == seat && b.kind == kind)
+                    .count()
+            };
+            let roads = self
+                .roads
+                .iter()
+                .filter(|r| r.owner.index() == seat)
+                .count();
+            let mut pieces = vec![
+                plural(count(BuildingKind::Settlement), "settlement"),
+                plural(count(BuildingKind::City), "city"),
+                plural(roads, "road"),
+            ];
+            if let Some(ck) = &self.ck {
+                let knights = ck.knights.iter().filter(|k| k.owner as usize == seat);
+                pieces.push(plural(knights.count(), "knight"));
+            }
+            parts.push(format!("{name}: {}", pieces.join(", ")));
+        }
+        let robber = match self.tiles.get(self.robber as usize) {
+            Some(Tile {
+                terrain,
+                number: Some(n),
+            }) => format!("the {n} {}", words(terrain)),
+            Some(Tile { terrain, .. }) => format!("the {}", words(terrain)),
+            None => "no hex".into(),
+        };
+        let mut alt = format!(
+            "The board: {}. The robber is on {robber} (hex {}).",
+            parts.join("; "),
+            self.robber
+        );
+        if let Some(ck) = &self.ck {
+            alt.push_str(&format!(
+                " The barbarians are {} of {} steps from the coast.",
+                BARBARIAN_TRACK - 1 - ck.barbarians.min(BARBARIAN_TRACK - 1),
+                BARBARIAN_TRACK - 1
+            ));
+        }
+        if !self.changed.is_empty() {
+            alt.push_str(" Outlined in yellow: what changed since your last decision.");
+        }
+        alt
+    }
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    match (n, noun) {
+        (1, _) => format!("1 {noun}"),
+        (_, "city") => format!("{n} cities"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+fn words(value: &impl Serialize) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn ck_pieces(variant: &VariantState) -> Option<CkPieces> {
+    let VariantState::CkForTwo(ck) = variant else {
+        return None;
+    };
+    Some(CkPieces {
+        knights: ck
+            .knights
+            .iter()
+            .map(|k| KnightPiece {
+                node: k.node,
+                owner: k.owner.0,
+                level: match k.level {
+                    KnightLevel::Basic => 1,
+                    KnightLevel::Strong => 2,
+                    KnightLevel::Mighty => 3,
+                },
+                active: k.active,
+            })
+            .collect(),
+        walls: ck.walls.iter().collect(),
+        metropolises: ck.metropolises.iter().flatten().copied().collect(),
+        barbarians: ck.barbarians.min(BARBARIAN_TRACK - 1),
+        merchant: ck.merchant.as_ref().map(|m| (m.hex, m.owner.0)),
+    })
+}
