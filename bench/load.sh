@@ -15,7 +15,9 @@
 #
 # Needs PostgreSQL (PG_URL names the server; databases are created and
 # dropped here) and its pgbench and psql. Takes about 13 minutes with the
-# defaults; a quick look: DURATION=20 SEED_GAMES=5000 bench/load.sh
+# defaults; a quick look: DURATION=20 SEED_GAMES=5000 bench/load.sh.
+# VARIANT=ck_for_two (or any variant `hexpost simulate` knows) plays that
+# variant's games instead of the standard game's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +27,7 @@ SEED_GAMES=${SEED_GAMES:-100000}
 SEED_ROWS=${SEED_ROWS:-150}
 SCALE=${SCALE:-10}
 PORT=${PORT:-18480}
+VARIANT=${VARIANT:-standard}
 # The seeded history needs room: about 90 kB per game with the defaults.
 DISK_HEADROOM_GB=${DISK_HEADROOM_GB:-$((SEED_GAMES * 90 / 1000000 + 5))}
 source bench/lib.sh
@@ -83,7 +86,7 @@ run_load() { # name, extra args...
   sql "$app_db" "CHECKPOINT"
   mark=$(wal_mark)
   "$LOAD_BIN" --base "http://127.0.0.1:$PORT" --clients "$CLIENTS" --duration "$DURATION" \
-    --warmup "$WARMUP" --json "$@" | tee "$bench_work/$name.txt"
+    --warmup "$WARMUP" --variant "$VARIANT" --json "$@" | tee "$bench_work/$name.txt"
   wal_report "$mark" "$name"
 }
 field() { tail -1 "$bench_work/$1.txt" | python3 -c "import json,sys; print(json.load(sys.stdin)['$2'])"; }

@@ -432,25 +432,7 @@ fn illegal_moves_carry_the_engine_reason_and_store_nothing() {
         assert_illegal(&r, "wrong_phase", me, &id, n, rows);
 
         // Finish the set-up with the first legal choice each time.
-        let (who, view) = loop {
-            let (who, view) = awaited(players, &id);
-            let action = match &legal(&view)[..] {
-                [LegalAction::BuildSettlement { nodes, .. }] => Action::BuildSettlement {
-                    node: nodes.iter().next().unwrap(),
-                },
-                [LegalAction::BuildRoad { edges, .. }] => Action::BuildRoad {
-                    edge: edges.iter().next().unwrap(),
-                },
-                _ => break (who, view),
-            };
-            players[who]
-                .submit(
-                    &id,
-                    view["move_number"].as_i64().unwrap(),
-                    &serde_json::to_value(action).unwrap(),
-                )
-                .ok();
-        };
+        let (who, view) = first_choices_until(players, &id, |l| l.contains(&LegalAction::RollDice));
         assert!(
             legal(&view).contains(&LegalAction::RollDice),
             "{}",
@@ -479,6 +461,137 @@ fn illegal_moves_carry_the_engine_reason_and_store_nothing() {
         let (root, _) = common::register_admin(&server, &format!("root{backend:?}").to_lowercase());
         let report = root.get(&format!("/api/v1/admin/games/{id}/verify"));
         assert_eq!(report.ok()["ok"], true, "{}", report.body);
+    }
+}
+
+/// Plays the first legal choice for whoever is awaited until `stop` holds
+/// of the awaited player's view; (their index, that view).
+fn first_choices_until(
+    players: [&Api; 2],
+    id: &str,
+    stop: impl Fn(&[LegalAction]) -> bool,
+) -> (usize, Value) {
+    for _ in 0..40 {
+        let (who, view) = awaited(players, id);
+        let legal = legal(&view);
+        if stop(&legal) {
+            return (who, view);
+        }
+        let action = match &legal[..] {
+            [LegalAction::BuildSettlement { nodes, .. }, ..] => Action::BuildSettlement {
+                node: nodes.iter().next().unwrap(),
+            },
+            [LegalAction::BuildCity { nodes }, ..] => Action::BuildCity {
+                node: nodes.iter().next().unwrap(),
+            },
+            [LegalAction::BuildRoad { edges, .. }, ..] => Action::BuildRoad {
+                edge: edges.iter().next().unwrap(),
+            },
+            other => panic!("set-up offers {other:?}"),
+        };
+        players[who]
+            .submit(
+                id,
+                view["move_number"].as_i64().unwrap(),
+                &serde_json::to_value(action).unwrap(),
+            )
+            .ok();
+    }
+    panic!("never reached the wanted point");
+}
+
+/// Cities & Knights refusals: each its own `reason.code` and a detail that
+/// says why, and nothing stored.
+#[test]
+fn ck_for_two_refusals_carry_their_reason() {
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let api = server.client();
+        let (a, b, id) = api.new_game("ck_for_two", json!({}));
+        let players = [&a, &b];
+        let (who, view) = first_choices_until(players, &id, |l| l.contains(&LegalAction::RollDice));
+        let refuse = |who: usize, view: &Value, action: Value, code: &str, why: &str| {
+            let me = players[who];
+            let n = view["move_number"].as_i64().unwrap();
+            let r = me.submit(&id, n, &action);
+            assert_illegal(&r, code, me, &id, n, log_len(me, &id));
+            let detail = r.body["detail"].as_str().unwrap();
+            assert!(detail.contains(why), "{action}: {detail}");
+        };
+        refuse(
+            who,
+            &view,
+            json!({"type": "play_progress", "play": {"card": "alchemist", "yellow": 1, "red": 2}}),
+            "progress_card_not_held",
+            "you hold no",
+        );
+        for action in [
+            json!({"type": "lose_city", "node": 0}),
+            json!({"type": "aqueduct_pick", "resource": "ore"}),
+            json!({"type": "activate_knight", "node": 0}),
+        ] {
+            refuse(who, &view, action, "wrong_phase", "not allowed now");
+        }
+        // After the roll, and whatever it asked for, in someone's main phase:
+        // nobody has a knight yet.
+        players[who]
+            .submit(
+                &id,
+                view["move_number"].as_i64().unwrap(),
+                &json!({"type": "roll_dice"}),
+            )
+            .ok();
+        let mut rng = hexpost_engine::rng::GameRng::from_seed(3);
+        let (who, view) = loop {
+            let (who, view) = awaited(players, &id);
+            let legal = legal(&view);
+            if legal.contains(&LegalAction::EndTurn) {
+                break (who, view);
+            }
+            let action = common::choose(&view["view"], &legal, &mut rng);
+            players[who]
+                .submit(
+                    &id,
+                    view["move_number"].as_i64().unwrap(),
+                    &serde_json::to_value(action).unwrap(),
+                )
+                .ok();
+        };
+        let mine: Vec<u64> = view["view"]["buildings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| b["owner"] == view["your_seat"] && b["kind"] == "city")
+            .map(|b| b["node"].as_u64().unwrap())
+            .collect();
+        refuse(
+            who,
+            &view,
+            json!({"type": "activate_knight", "node": mine[0]}),
+            "knight_refused",
+            "knight action refused",
+        );
+        refuse(
+            who,
+            &view,
+            json!({"type": "build_wall", "node": (0..).find(|n| !mine.contains(n)).unwrap()}),
+            "wall_refused",
+            "a wall goes under one of your cities",
+        );
+        refuse(
+            who,
+            &view,
+            json!({"type": "promote_knight", "node": mine[0]}),
+            "knight_refused",
+            "knight action refused",
+        );
+        refuse(
+            who,
+            &view,
+            json!({"type": "lose_city", "node": mine[0]}),
+            "wrong_phase",
+            "not allowed now",
+        );
     }
 }
 

@@ -23,6 +23,10 @@
 //!   world, and with the hidden cards of the move's events changed; the
 //!   `text` of each log row is the mails' sentence for its event.
 //!
+//! A ck_for_two game adds progress cards (the opponent's only as a count,
+//! drawn cards committed to in the log) and the kinds of cards in a hand
+//! (only the resource and commodity counts are served).
+//!
 //! Two attacks complete it: trying every card kind against a published
 //! hash, which found every card bought before the committed scheme, finds
 //! none; and a sealed bid, signed, is read neither in the other bidder's
@@ -41,10 +45,13 @@ use hexpost::mail::contexts::{self, Automatic, Turn};
 use hexpost::mail::templates::Templates;
 use hexpost::store::games::MoveRow;
 use hexpost::store::schema::{games, moves};
+use hexpost_engine::cards::ProgressCard;
 use hexpost_engine::dice::Dice;
 use hexpost_engine::rng::GameRng;
+use hexpost_engine::rulesets::VariantState;
+use hexpost_engine::rulesets::ck_for_two::CkState;
 use hexpost_engine::{Action, Event, GameState, LegalAction, Seat};
-use hexpost_engine::{DevCard, DevCounts, Redact, Resource};
+use hexpost_engine::{DevCard, DevCounts, Redact, Resource, Ruleset};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -146,20 +153,31 @@ impl Db {
         assert_eq!(n, 1);
     }
 
-    /// Row `seq` with each development card bought in it replaced by
-    /// another kind, hashed again as the server would hash it.
-    fn with_other_cards(&self, id: &str, seq: i64) -> MoveRow {
+    /// Row `seq` with each development card bought and each progress card
+    /// drawn in it that `reader` may not see replaced by another kind,
+    /// hashed again as the server would hash it.
+    fn with_other_cards(&self, id: &str, seq: i64, reader: Seat) -> MoveRow {
         let mut row = self.row(id, seq);
         let events: Vec<Event> = serde_json::from_str(&row.events).unwrap();
         let other: Vec<Event> = events
             .into_iter()
             .map(|e| match e {
+                e if e.is_visible_to(Some(reader)) => e,
                 Event::DevCardBought {
                     seat,
                     card: Some(c),
                 } => Event::DevCardBought {
                     seat,
                     card: Some(rotate_card(c)),
+                },
+                Event::ProgressDrawn {
+                    seat,
+                    track,
+                    card: Some(c),
+                } => Event::ProgressDrawn {
+                    seat,
+                    track,
+                    card: Some(other_progress_card(c)),
                 },
                 e => e,
             })
@@ -195,6 +213,14 @@ fn rotate_devs(d: DevCounts) -> DevCounts {
     ])
 }
 
+/// Another card of `c`'s deck.
+fn other_progress_card(c: ProgressCard) -> ProgressCard {
+    ProgressCard::ALL
+        .into_iter()
+        .find(|o| *o != c && o.track() == c.track())
+        .unwrap()
+}
+
 fn rotate_card(c: DevCard) -> DevCard {
     match c {
         DevCard::Knight => DevCard::VictoryPoint,
@@ -217,11 +243,12 @@ fn other_world(s: &GameState, viewer: Seat) -> GameState {
     for (i, r) in Resource::ALL.into_iter().enumerate() {
         new[r] = old[Resource::ALL[(i + 1) % 5]];
     }
-    // An open offer from the opponent stays payable, as it must.
+    // An open offer from the opponent stays payable, as it must; a hand a
+    // Master Merchant shows its picker is not hidden from them.
     let payable = match &w.offer {
         Some(offer) if offer.from.index() == o => new.contains(&offer.give),
         _ => true,
-    };
+    } && !s.ruleset().opponent_hand_shown(s, viewer);
     if payable {
         w.players[o].hand = new;
         let mut bank = w.bank;
@@ -238,14 +265,19 @@ fn other_world(s: &GameState, viewer: Seat) -> GameState {
             w.bank = bank;
         }
     }
-    let dev = w.dev.as_mut().expect("the game deals development cards");
-    let theirs = dev.hand_mut(viewer.opponent());
-    theirs.cards = rotate_devs(theirs.cards);
-    theirs.new_cards = rotate_devs(theirs.new_cards);
-    dev.deck.reverse();
-    for c in &mut dev.deck {
-        *c = rotate_card(*c);
+    if let Some(dev) = w.dev.as_mut() {
+        let theirs = dev.hand_mut(viewer.opponent());
+        theirs.cards = rotate_devs(theirs.cards);
+        theirs.new_cards = rotate_devs(theirs.new_cards);
+        dev.deck.reverse();
+        for c in &mut dev.deck {
+            *c = rotate_card(*c);
+        }
     }
+    // Cities & Knights: the opponent's progress cards swapped with cards
+    // of the decks, and the decks shuffled.
+    w.ruleset()
+        .perturb_hidden(&mut w, viewer, &mut GameRng::from_seed(s.turn as u64));
     if let Dice::Balanced { remaining } = &mut w.dice {
         remaining.reverse();
         for d in remaining.iter_mut() {
@@ -393,8 +425,12 @@ impl Checker<'_> {
         );
         // Everyone else only as counts.
         let players = view["players"].as_array().unwrap();
-        assert_eq!(players.len(), 2);
-        for (i, p) in players.iter().enumerate() {
+        assert_eq!(players.iter().filter(|p| p["kind"] == "real").count(), 2);
+        for (i, p) in players
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p["kind"] == "real")
+        {
             assert_eq!(keys(p), PUBLIC_PLAYER_KEYS.into_iter().collect(), "{p}");
             let truth = &state.players[i];
             assert_eq!(p["resource_count"], truth.hand.total());
@@ -407,6 +443,9 @@ impl Checker<'_> {
                 assert!(p["final_vp"].is_null(), "{p}");
             }
         }
+        if let VariantState::CkForTwo(ck) = &state.variant {
+            Self::check_ck_view(seat, state, ck, &view["variant"]);
+        }
         // The legal actions are the engine's, for this seat.
         assert_eq!(
             detail["legal_actions"],
@@ -416,6 +455,33 @@ impl Checker<'_> {
                 json!([])
             }
         );
+    }
+
+    /// Cities & Knights: one's own progress cards, the opponent's only as a
+    /// count, each player's resource and commodity counts but not their
+    /// kinds, deck sizes but not their cards.
+    fn check_ck_view(seat: Seat, state: &GameState, ck: &CkState, served: &Value) {
+        for (i, p) in served["players"].as_array().unwrap().iter().enumerate() {
+            let truth = &ck.players[i].progress;
+            assert_eq!(p["progress"]["count"], truth.count, "{p}");
+            if i == seat.index() {
+                assert_eq!(
+                    p["progress"]["cards"],
+                    serde_json::to_value(truth.cards).unwrap()
+                );
+            } else {
+                assert!(p["progress"]["cards"].is_null(), "{p}");
+            }
+            let hand = state.players[i].hand;
+            assert_eq!(
+                served["hand_counts"][i],
+                json!({"resources": hand.resources().total(), "commodities": hand.commodities().total()})
+            );
+        }
+        for (t, d) in served["decks"].as_array().unwrap().iter().enumerate() {
+            assert!(d["cards"].is_null(), "{d}");
+            assert_eq!(d["size"], ck.decks[t].size);
+        }
     }
 
     /// An event as served to `seat`, given the stored one.
@@ -432,6 +498,9 @@ impl Checker<'_> {
             }
             Event::Stole { thief, victim, .. } if *thief != seat && *victim != seat => {
                 assert!(served["resource"].is_null(), "{where_}: {served}")
+            }
+            Event::ProgressDrawn { seat: drawer, .. } if *drawer != seat => {
+                assert!(served["card"].is_null(), "{where_}: {served}")
             }
             _ => {}
         }
@@ -460,12 +529,12 @@ impl Checker<'_> {
         if hidden == 0
             || !stored
                 .iter()
-                .any(|e| matches!(e, Event::DevCardBought { .. }))
+                .any(|e| matches!(e, Event::DevCardBought { .. } | Event::ProgressDrawn { .. }))
         {
             return;
         }
         let original = self.db.row(&self.id, seq);
-        let changed = self.db.with_other_cards(&self.id, seq);
+        let changed = self.db.with_other_cards(&self.id, seq, seat);
         assert_ne!(changed.hash, original.hash);
         self.db.set_row(&self.id, &changed);
         let read = p
@@ -501,7 +570,11 @@ impl Checker<'_> {
             out["view"],
             serde_json::to_value(truth.view(Some(mover))).unwrap()
         );
-        let stored = self.db.events(&self.id, n);
+        // The move's own row and the server's rows it set off (a
+        // Cities & Knights roll's automated steps).
+        let stored: Vec<Event> = (step.expected + 1..=n)
+            .flat_map(|seq| self.db.events(&self.id, seq))
+            .collect();
         let served = out["events"].as_array().unwrap();
         assert_eq!(served.len(), stored.len());
         for (s, e) in served.iter().zip(&stored) {
@@ -592,6 +665,7 @@ fn nothing_hidden_is_served_to_the_other_seat() {
         let (root, _) = register_admin(&server, "root");
         let mut total_moves = 0;
         let mut hidden_cards_seen = 0;
+        let mut progress_cards_drawn = 0;
         let mut finished = 0;
         let mut hands_swapped = 0;
         let mut cards_changed = 0;
@@ -603,6 +677,9 @@ fn nothing_hidden_is_served_to_the_other_seat() {
         let games = [
             ("standard", json!({"vp_target": 5}), 150),
             ("duel", json!({"vp_target": 3}), 5000),
+            // Progress cards and the kinds of cards in hand (RULES.md
+            // §6.16): a game stopped once cards were drawn and traded.
+            ("ck_for_two", json!({}), 600),
             (
                 "standard",
                 json!({"vp_target": 5, "balanced_dice": true}),
@@ -671,6 +748,11 @@ fn nothing_hidden_is_served_to_the_other_seat() {
                 .flat_map(|r| r["events"].as_array().unwrap())
                 .filter(|e| e["type"] == "dev_card_bought")
                 .count();
+            progress_cards_drawn += full
+                .iter()
+                .flat_map(|r| r["events"].as_array().unwrap())
+                .filter(|e| e["type"] == "progress_drawn")
+                .count();
         }
         assert!(total_moves > 60, "{backend:?}: only {total_moves} moves");
         assert!(finished > 0, "{backend:?}: no game ended");
@@ -684,6 +766,10 @@ fn nothing_hidden_is_served_to_the_other_seat() {
         assert!(
             mail_cards_changed > 0,
             "{backend:?}: no mail was rendered with a hidden card changed"
+        );
+        assert!(
+            progress_cards_drawn > 0,
+            "{backend:?}: no progress card was drawn"
         );
     }
 }

@@ -9,8 +9,9 @@ mod common;
 
 use common::smtp::{self, Received, SmtpSink};
 use common::{Api, BACKENDS, Backend, TestServer, game, register_admin};
-use hexpost_engine::LegalAction;
 use hexpost_engine::rng::GameRng;
+use hexpost_engine::rulesets::Step;
+use hexpost_engine::{Action, LegalAction, Phase};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -521,5 +522,139 @@ fn shows_boards(m: &Received, n: usize) {
         assert_eq!(image.content_type, "image/png");
         let cid = image.content_id.trim_matches(['<', '>']);
         assert!(m.html.contains(&format!("src=\"cid:{cid}\"")), "{}", m.html);
+    }
+}
+
+/// The name of the answer RULES.md §6.16 (and docs/rules.md's further
+/// timeouts) gives `step`, and the whole answer where the awaited seat's
+/// own legal entry fixes it: the lowest node, the first deck in the order
+/// Science, Politics, Trade, a declined pick.
+fn ck_default(step: &Step, legal: &[LegalAction]) -> Option<(&'static str, Option<Action>)> {
+    use hexpost_engine::cards::Track;
+    let lowest = |nodes: &hexpost_engine::board::NodeSet| nodes.nth(0);
+    let entry = legal.first();
+    Some(match (step, entry) {
+        (Step::CityLosses { .. }, Some(LegalAction::LoseCity { nodes })) => (
+            "lose_city",
+            lowest(nodes).map(|node| Action::LoseCity { node }),
+        ),
+        (Step::DefenderDraws { .. }, Some(LegalAction::DrawProgress { tracks })) => (
+            "draw_progress",
+            [Track::Science, Track::Politics, Track::Trade]
+                .into_iter()
+                .find(|t| tracks.contains(t))
+                .map(|track| Action::DrawProgress { track }),
+        ),
+        (Step::Retreat { .. }, Some(LegalAction::RetreatKnight { nodes })) => (
+            "retreat_knight",
+            lowest(nodes).map(|node| Action::RetreatKnight { node }),
+        ),
+        (Step::Metropolis { .. }, Some(LegalAction::PlaceMetropolis { nodes })) => (
+            "place_metropolis",
+            lowest(nodes).map(|node| Action::PlaceMetropolis { node }),
+        ),
+        (Step::Aqueduct { .. }, _) => (
+            "aqueduct_pick",
+            Some(Action::AqueductPick { resource: None }),
+        ),
+        (Step::SpyPick { .. }, _) => ("spy_take", Some(Action::SpyTake { card: None })),
+        (Step::DeserterKnight { .. }, _) => (
+            "place_deserter_knight",
+            Some(Action::PlaceDeserterKnight { node: None }),
+        ),
+        (Step::DiplomatRoad { .. }, _) => {
+            ("replace_road", Some(Action::ReplaceRoad { edge: None }))
+        }
+        (Step::SmithSecond { .. }, _) => {
+            ("smith_promote", Some(Action::SmithPromote { node: None }))
+        }
+        (Step::ProgressDiscard { .. }, _) => ("discard_progress", None),
+        (Step::GiveCards { .. }, _) => ("give_cards", None),
+        (Step::ForcedTradeGive { .. }, _) => ("forced_trade_give", None),
+        (Step::GiveUpKnight { .. }, _) => ("give_up_knight", None),
+        (Step::NeutralKnight { .. }, _) => ("place_neutral_knight", None),
+        (Step::NeutralPromotion { .. }, _) => ("promote_neutral_knight", None),
+        (Step::MasterMerchantPick { .. }, _) => ("take_cards", None),
+        _ => return None,
+    })
+}
+
+/// Distinct Cities & Knights decisions random ck_for_two play leaves to the
+/// sweeper before the test is content. Which ones come depends on the
+/// server's dice; forced trades, neutral knights, progress discards, gifts,
+/// city losses and the politics cards' picks all turn up within the move
+/// budget, and the engine's tests (engine/tests/ck_decisions.rs) pin each
+/// default exactly.
+const CK_DECISIONS_WANTED: usize = 3;
+
+#[test]
+fn ck_for_two_decisions_left_to_run_out_get_their_default_answers() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        let s = setup(&py, backend);
+        let new_game = || {
+            start_game(
+                &s,
+                json!({"variant": "ck_for_two", "max_auto_decisions": 20}),
+            )
+        };
+        let mut id = new_game();
+        let players = [&s.ada, &s.bob];
+        let mut rng = GameRng::from_seed(7);
+        let mut answered = std::collections::BTreeSet::new();
+        for _ in 0..8000 {
+            if answered.len() >= CK_DECISIONS_WANTED {
+                break;
+            }
+            let views = [game(&s.ada, &id), game(&s.bob, &id)];
+            // A game won before enough decisions came: the next one.
+            if views[0]["status"] == "finished" {
+                verify_ok(&s, &id);
+                id = new_game();
+                continue;
+            }
+            let who = (0..2).find(|&i| views[i]["awaiting_you"] == true).unwrap();
+            let phase: Phase = serde_json::from_value(views[who]["view"]["phase"].clone()).unwrap();
+            let legal: Vec<LegalAction> =
+                serde_json::from_value(views[who]["legal_actions"].clone()).unwrap();
+            let expected = views[who]["move_number"].as_i64().unwrap();
+            let default = match &phase {
+                Phase::Variant(step) => ck_default(step, &legal).map(|d| (step.name(), d)),
+                _ => None,
+            };
+            let Some((step, (name, exact))) = default.filter(|(step, _)| !answered.contains(step))
+            else {
+                let action = common::choose(&views[who]["view"], &legal, &mut rng);
+                let r = players[who].submit(&id, expected, &serde_json::to_value(&action).unwrap());
+                if r.status != 422 {
+                    r.ok();
+                }
+                continue;
+            };
+            let seq = s.ada.full_log(&id, false).last().unwrap()["seq"]
+                .as_i64()
+                .unwrap();
+            s.server.advance(61 * MINUTE);
+            wait_game(players[who], &id, "the sweeper decided", |g| {
+                g["move_number"].as_i64().unwrap() > expected
+            });
+            let log = players[who].full_log(&id, false);
+            let row = log
+                .iter()
+                .find(|r| r["seq"].as_i64().unwrap() > seq && r["seat"] == who)
+                .unwrap_or_else(|| panic!("{step}: no row of seat {who} after {seq}"));
+            assert_eq!(row["actor"], "timeout", "{step}: {row}");
+            let taken: Action = serde_json::from_value(row["action"].clone()).unwrap();
+            assert_eq!(taken.name(), name, "{step}: {row}");
+            if let Some(exact) = exact {
+                assert_eq!(taken, exact, "{step}");
+            }
+            answered.insert(step);
+        }
+        assert!(
+            answered.len() >= CK_DECISIONS_WANTED,
+            "only {answered:?} reached"
+        );
+        verify_ok(&s, &id);
     }
 }

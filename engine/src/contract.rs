@@ -110,6 +110,12 @@ pub trait Ruleset {
     /// ruleset's own state that `viewer` may not see, keeping what it may.
     fn perturb_hidden(&self, _s: &mut GameState, _viewer: Seat, _rng: &mut GameRng) {}
 
+    /// Whether a card shows `viewer` their opponent's hand just now, so
+    /// that hand is not hidden from them.
+    fn opponent_hand_shown(&self, _s: &GameState, _viewer: Seat) -> bool {
+        false
+    }
+
     // ---- Scoring ----
 
     /// `seat`'s visible points recounted from the board, the awards and

@@ -177,7 +177,10 @@ pub fn check_view_hides(s: &GameState, viewer: Seat, salt: u64) -> Result<(), St
     let n = kinds.len() as u32;
     for i in 0..alt.players.len() {
         // Automated seats' hands are public; only the opponent's is hidden.
-        if alt.players[i].seat == viewer || alt.players[i].hand_is_public() {
+        if alt.players[i].seat == viewer
+            || alt.players[i].hand_is_public()
+            || s.ruleset().opponent_hand_shown(s, viewer)
+        {
             continue;
         }
         // Swap single cards between kinds of the same class (resource or

@@ -8,8 +8,9 @@ use common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::board::CardSet;
 use hexpost_engine::cards::{Card, ProgressCard as C};
-use hexpost_engine::rulesets::Step;
 use hexpost_engine::rulesets::ck_for_two::wire::{ProgressOption, ProgressPlay as P};
+use hexpost_engine::rulesets::{Step, VariantState};
+use hexpost_engine::testkit::Scenario;
 use hexpost_engine::{
     Action, ActionError, Commodity, Event, Phase, Redact, Resource, ResourceCounts,
 };
@@ -148,6 +149,14 @@ fn master_merchant_sees_a_leading_opponents_hand_and_takes_two_cards_of_choice()
         s.state.legal_actions(S0),
         vec![LegalAction::TakeCards { count: 2 }]
     );
+    // The picking player's view shows the hand they pick from; no other.
+    let shown = |s: &Scenario, viewer| match s.state.view(viewer).variant {
+        VariantState::CkForTwo(c) => c.shown_hand,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(shown(&s, Some(S0)), Some(cards([0, 2, 0, 0, 1, 0, 0, 1])));
+    assert_eq!(shown(&s, Some(S1)), None);
+    assert_eq!(shown(&s, None), None);
     assert!(matches!(
         s.refused(
             S0,
@@ -169,6 +178,7 @@ fn master_merchant_sees_a_leading_opponents_hand_and_takes_two_cards_of_choice()
         cards: Some(cards([0, 0, 0, 0, 1, 0, 0, 1]))
     }));
     assert_eq!(s.hand(S1), ResourceCounts::new(0, 2, 0, 0, 0));
+    assert_eq!(shown(&s, Some(S0)), None, "only while picking");
     s.check();
 }
 

@@ -33,9 +33,11 @@ pub fn choose_in(view: &GameView, legal: &[LegalAction], rng: &mut GameRng) -> A
         ..Seen::default()
     };
     // Cities & Knights: the view shows a player their own progress cards
-    // (a progress discard picks among them).
+    // (a progress discard picks among them) and the hand a Master Merchant
+    // lets them pick from.
     if let VariantState::CkForTwo(c) = &view.variant {
         seen.progress = c.player(seat).progress.cards;
+        seen.shown_hand = c.shown_hand;
     }
     choose_random_seeing(legal, &seen, rng, Default::default())
         .unwrap_or_else(|| panic!("no action chosen among {legal:?}"))

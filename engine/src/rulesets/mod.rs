@@ -158,6 +158,9 @@ impl Ruleset for AnyRuleset {
     fn perturb_hidden(&self, s: &mut GameState, viewer: Seat, rng: &mut GameRng) {
         each!(self, r => r.perturb_hidden(s, viewer, rng))
     }
+    fn opponent_hand_shown(&self, s: &GameState, viewer: Seat) -> bool {
+        each!(self, r => r.opponent_hand_shown(s, viewer))
+    }
     fn visible_vp(&self, s: &GameState, seat: Seat) -> u8 {
         each!(self, r => r.visible_vp(s, seat))
     }

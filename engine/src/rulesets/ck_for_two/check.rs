@@ -24,8 +24,8 @@ pub(super) fn check(s: &GameState) -> Result<(), String> {
         return Err("ck_for_two deals no development cards".into());
     }
     c.check_progress()?;
-    if c.hand_counts.is_some() {
-        return Err("the public counts belong to views only".into());
+    if c.hand_counts.is_some() || c.shown_hand.is_some() {
+        return Err("the public counts and shown cards belong to views only".into());
     }
     check_knights(s)?;
     check_buildings(s)?;

@@ -267,11 +267,20 @@ impl Ruleset for CkForTwo {
                 commodities: hand.commodities().total() as u8,
             }
         }));
+        // The hand a Master Merchant shows its player, while they pick
+        // from it (§6.16): the client needs it to choose.
+        if let Some(seat) = viewer.filter(|&v| self.opponent_hand_shown(s, v)) {
+            public.shown_hand = Some(s.player(seat.opponent()).hand);
+        }
         VariantState::CkForTwo(Box::new(public))
     }
 
     fn perturb_hidden(&self, s: &mut GameState, viewer: Seat, rng: &mut GameRng) {
         ck_mut(s).perturb_hidden(viewer, rng);
+    }
+
+    fn opponent_hand_shown(&self, s: &GameState, viewer: Seat) -> bool {
+        matches!(s.phase(), Phase::Variant(Step::MasterMerchantPick { seat, .. }) if *seat == viewer)
     }
 
     fn visible_vp(&self, s: &GameState, seat: Seat) -> u8 {

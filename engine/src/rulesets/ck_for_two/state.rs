@@ -6,7 +6,7 @@
 //! hidden fact.
 
 use crate::board::{CardSet, HexId, NodeId, NodeSet};
-use crate::cards::{ProgressCard, ProgressCounts, Track};
+use crate::cards::{Cards, ProgressCard, ProgressCounts, Track};
 use crate::hidden::Redact;
 use crate::parts::trade_tokens::Tokens;
 use crate::rng::GameRng;
@@ -186,6 +186,10 @@ pub struct CkState {
     /// The real players' resource and commodity cards, in views only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hand_counts: Option<[HandCounts; 2]>,
+    /// The opponent's hand while the viewer picks from it with the Master
+    /// Merchant, in that viewer's view only: the card showed it to them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_hand: Option<Cards>,
 }
 
 impl CkState {
