@@ -2,6 +2,7 @@
 //! every pixel is one of the palette's colours (see `palette`).
 
 use super::colours::{self, Rgb};
+use super::fixed_layer;
 use super::geometry::{Frame, Point, RADIUS, lerp};
 use super::glyphs;
 use super::scene::{BARBARIAN_TRACK, KnightPiece, Scene};
@@ -11,12 +12,32 @@ use tiny_skia::{
     Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform,
 };
 
+/// The whole picture: a copy of the board's fixed layer (drawn once per
+/// layout, see `fixed_layer`) with the scene's pieces drawn on it.
 pub fn scene(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
-    let mut canvas = Canvas::new(frame)?;
-    canvas.board(scene, frame);
+    let fixed = fixed_layer::of(scene, frame)?;
+    Ok(on(&fixed, scene, frame))
+}
+
+/// `scene`'s pieces drawn on a copy of `fixed`, its layout's layer.
+pub fn on(fixed: &Pixmap, scene: &Scene, frame: &Frame) -> Pixmap {
+    let mut canvas = Canvas {
+        pixmap: fixed.clone(),
+    };
+    canvas.pieces(scene, frame);
     if let Some(ck) = &scene.ck {
         canvas.track(ck.barbarians, frame);
     }
+    canvas.pixmap
+}
+
+/// What every picture of a layout shares: the sea, the fields, the
+/// harbors and the number tokens.
+pub fn fixed(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
+    let mut canvas = Canvas::new(frame)?;
+    canvas.fields(scene, frame);
+    canvas.harbors(scene, frame);
+    canvas.tokens(scene, frame);
     Ok(canvas.pixmap)
 }
 
@@ -107,7 +128,7 @@ impl Canvas {
         }
     }
 
-    fn board(&mut self, scene: &Scene, frame: &Frame) {
+    fn fields(&mut self, scene: &Scene, frame: &Frame) {
         // The borders: each hex whole in the border colour, then its
         // field a little smaller on top.
         for hex in 0..scene.tiles.len() as u8 {
@@ -124,19 +145,34 @@ impl Canvas {
             };
             self.fill(polygon(&field), fill);
         }
-        for &hex in &scene.changed.hexes {
-            if (hex as usize) < scene.tiles.len() {
-                let corners = frame.hex_corners(hex);
-                let inset = corners.map(|c| lerp(frame.hex_centre(hex), c, 0.9));
-                self.stroke(polygon(&inset), colours::HIGHLIGHT, 4.0);
-            }
-        }
-        self.harbors(scene, frame);
+    }
+
+    fn tokens(&mut self, scene: &Scene, frame: &Frame) {
         for (hex, tile) in scene.tiles.iter().enumerate() {
             let hex = hex as u8;
             if let (Some(number), false) = (tile.number, scene.is_removed(hex)) {
                 self.token(number, frame.hex_centre(hex));
             }
+        }
+    }
+
+    /// Everything a scene adds to its layout's fixed layer.
+    fn pieces(&mut self, scene: &Scene, frame: &Frame) {
+        let mut outlined = false;
+        for &hex in &scene.changed.hexes {
+            if (hex as usize) < scene.tiles.len() {
+                let corners = frame.hex_corners(hex);
+                let inset = corners.map(|c| lerp(frame.hex_centre(hex), c, 0.9));
+                self.stroke(polygon(&inset), colours::HIGHLIGHT, 4.0);
+                outlined = true;
+            }
+        }
+        if outlined {
+            // The outlines lie under the harbors and tokens: drawing those
+            // again in the same flat colours gives the pixels of drawing
+            // the board in one go.
+            self.harbors(scene, frame);
+            self.tokens(scene, frame);
         }
         self.robber(scene, frame);
         if let Some((hex, owner)) = scene.ck.as_ref().and_then(|ck| ck.merchant) {

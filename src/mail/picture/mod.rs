@@ -6,6 +6,7 @@
 
 pub mod colours;
 mod draw;
+mod fixed_layer;
 pub mod geometry;
 mod glyphs;
 mod palette;

@@ -1,0 +1,93 @@
+//! The board's fixed layer, drawn once per layout: the sea, fields,
+//! harbors and number tokens are the same in every mail of a game (and of
+//! every game dealt the same board), and drawing them was most of a
+//! picture's cost. A mail's picture starts from a copy and draws only its
+//! pieces on it (docs/performance.md, "The board picture in mails").
+
+use super::draw;
+use super::geometry::Frame;
+use super::scene::Scene;
+use hexpost_engine::board::{HarborKind, Terrain};
+use std::sync::{Arc, LazyLock};
+use tiny_skia::Pixmap;
+
+/// Layouts kept: a layer is some 0.9 MB (4 bytes a pixel), so at most
+/// about 30 MB, enough for the games a worker round's mails come from.
+const LAYOUTS_KEPT: usize = 32;
+
+/// Everything the fixed layer is drawn from.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Layout {
+    tiles: Vec<(Terrain, Option<u8>)>,
+    removed: u32,
+    harbors: Vec<HarborKind>,
+    harbors_out: Vec<u8>,
+    /// The picture has the barbarian track below the board (a taller frame).
+    track: bool,
+}
+
+impl Layout {
+    fn of(scene: &Scene) -> Layout {
+        Layout {
+            tiles: scene.tiles.iter().map(|t| (t.terrain, t.number)).collect(),
+            removed: scene.removed,
+            harbors: scene.harbors.clone(),
+            harbors_out: scene.harbors_out.clone(),
+            track: scene.ck.is_some(),
+        }
+    }
+}
+
+static LAYERS: LazyLock<quick_cache::sync::Cache<Layout, Arc<Pixmap>>> =
+    LazyLock::new(|| quick_cache::sync::Cache::new(LAYOUTS_KEPT));
+
+/// The fixed layer of `scene`'s layout, drawn now or kept from before.
+pub fn of(scene: &Scene, frame: &Frame) -> Result<Arc<Pixmap>, String> {
+    LAYERS.get_or_insert_with(&Layout::of(scene), || {
+        draw::fixed(scene, frame).map(Arc::new)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexpost_engine::{GameConfig, GameState, Seat, Variant};
+
+    fn scene(seed: u64) -> Scene {
+        let (state, _) = GameState::new(&GameConfig::new(Variant::Standard), seed).unwrap();
+        let names = ["Ada".to_string(), "Bob".to_string()];
+        Scene::of(&state.view(Some(Seat(0))), &names, Default::default())
+    }
+
+    /// A picture drawn on a kept layer is the one drawn on a layer of its
+    /// own, whichever part of the layout differs from the kept one's.
+    #[test]
+    fn a_kept_layer_serves_only_its_own_layout() {
+        let first = scene(11);
+        let frame = Frame::new(false);
+        let mut others = Vec::new();
+        let mut robbed = first.clone();
+        robbed.robber = (first.robber + 1) % first.tiles.len() as u8;
+        robbed.changed.hexes = vec![robbed.robber];
+        others.push(robbed);
+        let mut tiles = first.clone();
+        tiles.tiles.swap(0, 1);
+        others.push(tiles);
+        let mut removed = first.clone();
+        removed.removed = 1 << 3;
+        others.push(removed);
+        let mut harbors = first.clone();
+        harbors.harbors.swap(0, 1);
+        harbors.harbors_out = vec![2];
+        others.push(harbors);
+        others.push(scene(12));
+
+        let kept = draw::scene(&first, &frame).unwrap();
+        for other in &others {
+            let drawn = draw::scene(other, &frame).unwrap();
+            let own = draw::on(&draw::fixed(other, &frame).unwrap(), other, &frame);
+            assert!(drawn == own, "a layer of another layout was used");
+            assert!(drawn != kept, "the scene changed nothing drawn");
+        }
+    }
+}
