@@ -243,13 +243,14 @@ fn other_world(s: &GameState, viewer: Seat) -> GameState {
     for (i, r) in Resource::ALL.into_iter().enumerate() {
         new[r] = old[Resource::ALL[(i + 1) % 5]];
     }
-    // An open offer from the opponent stays payable, as it must; a hand a
-    // Master Merchant shows its picker is not hidden from them.
+    // An open offer from the opponent stays payable, as it must.
     let payable = match &w.offer {
         Some(offer) if offer.from.index() == o => new.contains(&offer.give),
         _ => true,
-    } && !s.ruleset().opponent_hand_shown(s, viewer);
-    if payable {
+    };
+    // A hand a Master Merchant shows its picker is not hidden from them.
+    let shown = s.ruleset().opponent_hand_shown(s, viewer);
+    if payable && !shown {
         w.players[o].hand = new;
         let mut bank = w.bank;
         let fits = Resource::ALL.into_iter().all(|r| {

@@ -38,6 +38,21 @@ pub struct Table {
 /// real players'), as the web client draws them.
 const COLOURS: [&str; 4] = ["red", "blue", "white", "orange"];
 
+/// The colour `seat` plays in, if it has one.
+pub fn seat_colour(seat: Seat) -> Option<&'static str> {
+    COLOURS.get(seat.index()).copied()
+}
+
+/// An automated seat by its kind and colour: "neutral white", "fictional
+/// orange".
+pub fn automated_seat(seat: Seat, kind: SeatKind) -> String {
+    let colour = seat_colour(seat).map_or_else(|| format!("seat {}", seat.0), str::to_string);
+    match kind {
+        SeatKind::Fictional => format!("fictional {colour}"),
+        _ => format!("neutral {colour}"),
+    }
+}
+
 impl Table {
     pub fn new(names: [String; 2], kinds: Vec<SeatKind>, board: Board) -> Table {
         Table {
@@ -67,13 +82,8 @@ impl Table {
         if let Some(name) = self.names.get(seat.index()) {
             return name.clone();
         }
-        let colour = COLOURS
-            .get(seat.index())
-            .map_or_else(|| format!("seat {}", seat.0), |c| c.to_string());
-        match self.kinds.get(seat.index()) {
-            Some(SeatKind::Fictional) => format!("fictional {colour}"),
-            _ => format!("neutral {colour}"),
-        }
+        let kind = self.kinds.get(seat.index()).copied();
+        automated_seat(seat, kind.unwrap_or(SeatKind::Neutral))
     }
 
     /// "Ada's", "neutral white's".

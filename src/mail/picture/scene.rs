@@ -4,6 +4,7 @@
 //! it is drawn. Only the public board is copied: no hand, deck or card can
 //! reach the picture, because nothing here holds one.
 
+use crate::describe;
 use hexpost_engine::board::{EdgeId, HarborKind, HexId, NodeId, Tile};
 use hexpost_engine::rulesets::VariantState;
 use hexpost_engine::rulesets::ck_for_two::state::KnightLevel;
@@ -113,10 +114,6 @@ impl Changed {
     }
 }
 
-/// The colour each seat plays in (the web client's too): the two players,
-/// then the automated seats.
-pub const SEAT_COLOURS: [&str; 4] = ["red", "blue", "white", "orange"];
-
 impl Scene {
     /// The board of `view`, the players named `names` (by real seat), the
     /// places `changed` outlined.
@@ -126,11 +123,10 @@ impl Scene {
             .players
             .iter()
             .map(|p| {
-                let colour = SEAT_COLOURS.get(p.seat.index()).copied().unwrap_or("grey");
+                let colour = describe::seat_colour(p.seat).unwrap_or("grey");
                 match p.kind {
                     SeatKind::Real => format!("{} ({colour})", names[p.seat.index().min(1)]),
-                    SeatKind::Neutral => format!("neutral {colour}"),
-                    SeatKind::Fictional => format!("fictional {colour}"),
+                    kind => describe::automated_seat(p.seat, kind),
                 }
             })
             .collect();
