@@ -7,6 +7,7 @@ pub mod auth;
 pub mod background;
 pub mod cli;
 pub mod clock;
+pub mod commands;
 pub mod config;
 pub mod describe;
 pub mod error;

@@ -88,6 +88,11 @@ pub fn random_action_with(
     rng: &mut GameRng,
     policy: Policy,
 ) -> Option<Action> {
+    choose_random_seeing(legal, &seen_by(s, seat), rng, policy)
+}
+
+/// What `seat` sees that its choices draw from (see [`Seen`]).
+pub fn seen_by(s: &GameState, seat: Seat) -> Seen {
     let own_bid = match s.phase() {
         Phase::Variant(Step::Auction(a)) => a.bid_of(seat),
         _ => None,
@@ -110,7 +115,7 @@ pub fn random_action_with(
             _ => {}
         }
     }
-    choose_random_seeing(legal, &seen, rng, policy)
+    seen
 }
 
 /// What a seat sees that its random choices draw from: its hand, its own
@@ -149,7 +154,6 @@ pub fn choose_random_seeing(
     rng: &mut GameRng,
     policy: Policy,
 ) -> Option<Action> {
-    let (hand, own_bid) = (seen.hand, seen.own_bid);
     let usable = |l: &LegalAction| policy.domestic_trade || !matches!(l, LegalAction::OfferTrade);
     let weight = |l: &LegalAction| if usable(l) { l.weight() } else { 0 };
     let total: usize = legal.iter().map(weight).sum();
@@ -166,6 +170,18 @@ pub fn choose_random_seeing(
             false
         }
     })?;
+    concrete_action(entry, k, seen, rng)
+}
+
+/// The `k`-th concrete action of `entry` (`k` below [`LegalAction::weight`]),
+/// a template's cards drawn at random from what the seat sees.
+pub fn concrete_action(
+    entry: &LegalAction,
+    k: usize,
+    seen: &Seen,
+    rng: &mut GameRng,
+) -> Option<Action> {
+    let (hand, own_bid) = (seen.hand, seen.own_bid);
     Some(match entry {
         LegalAction::RollDice => Action::RollDice,
         LegalAction::EndTurn => Action::EndTurn,
