@@ -273,7 +273,9 @@ function hand(game) {
     h('h2', { id: 'hand-h' }, `Your hand (${you.total_vp} VP)`),
     h('ul', { class: 'cards' }, RESOURCES.map((r) =>
       h('li', { class: `card-${r}`, dataset: { resource: r } }, h('span', {}, r), h('b', {}, you.resources[r] ?? 0)))),
-    h('p', {}, `Development cards: ${devCounts(you.dev_cards)}`,
+    // Cities & Knights has no development cards: its progress cards are
+    // in its own panel.
+    !isCk(game) && h('p', {}, `Development cards: ${devCounts(you.dev_cards)}`,
       Object.values(you.new_dev_cards).some(Boolean)
         ? `; new this turn (playable from your next turn): ${devCounts(you.new_dev_cards)}` : ''));
 }
