@@ -500,11 +500,59 @@ fn first_choices_until(
     panic!("never reached the wanted point");
 }
 
+/// The `reason.code`s only Cities & Knights gives (RULES.md §6): the test
+/// below reaches each over the API or names it in `CK_CODES_NOT_REACHED`.
+const CK_CODES: [&str; 9] = [
+    "commodity_shortage",
+    "robber_locked",
+    "progress_card_not_held",
+    "progress_card_refused",
+    "progress_limit",
+    "wall_refused",
+    "improvement_refused",
+    "knight_refused",
+    "invalid_choice",
+];
+
+/// Codes whose position a game over the API reaches only by the luck of
+/// its seed (the server draws it; a client cannot choose it), with why.
+/// The engine's tests (engine/tests/ck_*.rs, docs/ck-tests.md) build each
+/// position directly.
+const CK_CODES_NOT_REACHED: [(&str, &str); 4] = [
+    (
+        "commodity_shortage",
+        "the bank must have given out all 12 cards of a commodity",
+    ),
+    (
+        "progress_card_refused",
+        "a progress card must be held, drawn only at a gate roll after an improvement",
+    ),
+    (
+        "progress_limit",
+        "five progress cards must be held at the end of one's own turn",
+    ),
+    (
+        "improvement_refused",
+        "a track must be complete, or every city gone or a metropolis",
+    ),
+];
+
 /// Cities & Knights refusals: each its own `reason.code` and a detail that
-/// says why, and nothing stored.
+/// says why, and nothing stored; every code of `CK_CODES` is reached or
+/// named as not reachable.
 #[test]
 fn ck_for_two_refusals_carry_their_reason() {
+    let spec: Value =
+        serde_json::from_str(include_str!("../openapi/openapi.json")).expect("the spec parses");
+    let documented = spec["components"]["schemas"]["ActionError"].to_string();
+    for code in CK_CODES {
+        assert!(
+            documented.contains(&format!("\"{code}\"")),
+            "{code} is not an ActionError code"
+        );
+    }
     for backend in BACKENDS {
+        let reached = std::cell::RefCell::new(std::collections::BTreeSet::new());
         let server = TestServer::start(backend);
         let api = server.client();
         let (a, b, id) = api.new_game("ck_for_two", json!({}));
@@ -517,6 +565,7 @@ fn ck_for_two_refusals_carry_their_reason() {
             assert_illegal(&r, code, me, &id, n, log_len(me, &id));
             let detail = r.body["detail"].as_str().unwrap();
             assert!(detail.contains(why), "{action}: {detail}");
+            reached.borrow_mut().insert(code.to_string());
         };
         refuse(
             who,
@@ -592,6 +641,31 @@ fn ck_for_two_refusals_carry_their_reason() {
             "wrong_phase",
             "not allowed now",
         );
+        // No attack yet on the first turns: the ship needs seven moves.
+        assert_eq!(view["view"]["variant"]["attacks"], 0);
+        refuse(
+            who,
+            &view,
+            json!({"type": "chase_robber", "knight": mine[0], "hex": 0, "victim": null}),
+            "robber_locked",
+            "until the barbarians have attacked once",
+        );
+        refuse(
+            who,
+            &view,
+            json!({"type": "discard_progress", "card": "spy"}),
+            "invalid_choice",
+            "only above the limit of 4",
+        );
+        let reached = reached.borrow();
+        for code in CK_CODES {
+            let named = CK_CODES_NOT_REACHED.iter().any(|(c, _)| *c == code);
+            assert!(
+                reached.contains(code) != named,
+                "{code}: reached {}, named as not reachable {named}",
+                reached.contains(code)
+            );
+        }
     }
 }
 

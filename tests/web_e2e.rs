@@ -39,11 +39,9 @@ fn browsers_installed() -> bool {
     true
 }
 
-#[test]
-fn two_browsers_play_every_variant() {
-    if !browsers_installed() {
-        return;
-    }
+/// Runs web/e2e/play.mjs against a fresh server of each backend, for
+/// `variants` (none: the script's own list).
+fn play_in_browsers(variants: &[&str]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = root.join("web/e2e/play.mjs");
     for backend in BACKENDS {
@@ -51,20 +49,41 @@ fn two_browsers_play_every_variant() {
         let artifacts = root
             .join("target/e2e-artifacts")
             .join(format!("{backend:?}").to_lowercase());
+        let started = std::time::Instant::now();
         let out = Command::new("node")
             .arg(&script)
             .arg(&server.base)
             .arg(&artifacts)
+            .args(variants)
             .output()
             .expect("node runs");
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        println!("== {backend:?}\n{stdout}{stderr}");
+        println!(
+            "== {backend:?} {variants:?} in {:.0} s\n{stdout}{stderr}",
+            started.elapsed().as_secs_f64()
+        );
         assert!(
             out.status.success(),
             "the browser test failed on {backend:?} (screenshots in {}):\n{stdout}{stderr}",
             artifacts.display()
         );
+    }
+}
+
+#[test]
+fn two_browsers_play_every_variant() {
+    if browsers_installed() {
+        play_in_browsers(&[]);
+    }
+}
+
+/// A whole game of Cities & Knights for two, to its winner, every decision
+/// clicked on one of the two pages (web/e2e/ck_game.mjs).
+#[test]
+fn two_browsers_play_a_whole_ck_for_two_game() {
+    if browsers_installed() {
+        play_in_browsers(&["ck_for_two"]);
     }
 }
 

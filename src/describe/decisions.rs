@@ -90,24 +90,29 @@ fn decision(action: &LegalAction, t: &Table) -> String {
         L::ChaseRobber { .. } => "chase the robber away with a knight".into(),
         L::RemoveKnight { .. } => "take a knight off the board for trade tokens".into(),
         L::PlayProgress { play } => format!("play {}", progress_name(play)),
-        L::DiscardProgress => "discard a progress card".into(),
+        L::DiscardProgress => "discard a progress card (you hold more than 4)".into(),
         L::LoseCity { .. } => "choose the city the barbarians pillage".into(),
         L::DrawProgress { tracks } => {
             let decks: Vec<String> = tracks.iter().map(|tr| track(*tr).to_string()).collect();
-            format!("draw a progress card from the {} deck", or_list(&decks))
+            format!(
+                "as a tied defender, draw a progress card from the {} deck",
+                or_list(&decks)
+            )
         }
         L::AqueductPick => "take a resource with the Aqueduct, or none".into(),
+        // Only the Commercial Harbor asks for commodities; only the Wedding
+        // for any cards.
         L::GiveCards {
             count,
-            commodities_only,
-        } => {
-            let what = if *commodities_only {
-                plural(u32::from(*count), "commodity", "commodities")
-            } else {
-                cards(*count)
-            };
-            format!("give {what}")
-        }
+            commodities_only: true,
+        } => format!(
+            "give {} in return for the Commercial Harbor",
+            plural(u32::from(*count), "commodity", "commodities")
+        ),
+        L::GiveCards {
+            count,
+            commodities_only: false,
+        } => format!("give {} as a Wedding gift", cards(*count)),
         L::GiveUpKnight { .. } => "give up a knight to the Deserter".into(),
         L::RetreatKnight { .. } => "choose where your displaced knight retreats".into(),
         L::PlaceNeutralKnight { neutral, .. } => {

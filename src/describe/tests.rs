@@ -3,7 +3,7 @@
 
 use super::*;
 use hexpost_engine::LegalAction;
-use hexpost_engine::board::{ResourceSet, topology};
+use hexpost_engine::board::{NodeSet, ResourceSet, topology};
 use hexpost_engine::cards::{
     Card, Cards, Commodity, DevCard, DevCounts, ProgressCard, ProgressCounts, Resource, Track,
 };
@@ -560,6 +560,51 @@ fn decisions_read_as_what_to_do() {
             "build a road for neutral white",
             "play Master Merchant",
             "end your turn"
+        ]
+    );
+}
+
+/// Each decision Cities & Knights awaits outside the main phase is named
+/// for what it is, as the mails ask for it.
+#[test]
+fn cities_and_knights_decisions_say_why_they_are_asked() {
+    let t = table();
+    let nodes = NodeSet::default;
+    let legal = vec![
+        LegalAction::LoseCity { nodes: nodes() },
+        LegalAction::DrawProgress {
+            tracks: vec![Track::Trade, Track::Science],
+        },
+        LegalAction::DiscardProgress,
+        LegalAction::AqueductPick,
+        LegalAction::GiveCards {
+            count: 2,
+            commodities_only: false,
+        },
+        LegalAction::GiveCards {
+            count: 1,
+            commodities_only: true,
+        },
+        LegalAction::RetreatKnight { nodes: nodes() },
+        LegalAction::GiveUpKnight { nodes: nodes() },
+        LegalAction::SpyTake,
+        LegalAction::TakeCards { count: 2 },
+        LegalAction::PlaceMetropolis { nodes: nodes() },
+    ];
+    assert_eq!(
+        decisions(&legal, &t),
+        [
+            "choose the city the barbarians pillage",
+            "as a tied defender, draw a progress card from the trade (yellow) or science (green) deck",
+            "discard a progress card (you hold more than 4)",
+            "take a resource with the Aqueduct, or none",
+            "give 2 cards as a Wedding gift",
+            "give 1 commodity in return for the Commercial Harbor",
+            "choose where your displaced knight retreats",
+            "give up a knight to the Deserter",
+            "take one of the progress cards shown, or none",
+            "take 2 cards from the hand shown",
+            "choose the city for your metropolis",
         ]
     );
 }

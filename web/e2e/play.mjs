@@ -18,6 +18,7 @@ import { Api } from './api_client.mjs';
 import {
   apiAction, bankTrade, DEV_CARD_COST, RESOURCES, ROAD_COST, takeCards, total, tradeFor, tradeProposal,
 } from './policy.mjs';
+import { CK_VP_TARGET, playCk } from './ck_game.mjs';
 
 const [base, artifacts = 'target/e2e-artifacts', ...chosen] = process.argv.slice(2);
 if (!base) {
@@ -97,6 +98,7 @@ async function setUp(browser, variant) {
   await ada.page.fill('#opponent_email', bob.email);
   await ada.page.selectOption('#creator_seat', '0');
   if (variant === 'shadow') await ada.page.selectOption('#opt-removal_reroll', 'agree');
+  if (variant === 'ck_for_two') await ada.page.fill('#opt-vp_target', String(CK_VP_TARGET));
   if (variant === 'standard') {
     await ada.page.selectOption('#opt-board', 'beginner');
     await ada.page.selectOption('#timeout_policy', 'forfeit');
@@ -468,6 +470,23 @@ async function cancelledGame(player) {
   await page.waitForSelector('text=This game is cancelled.');
 }
 
+// A game played to its end: both pages show the winner and the seed.
+async function finishedGame(game, final) {
+  const winner = final[0].view.winner;
+  for (const p of [game.ada, game.bob]) {
+    await p.page.goto(game.url);
+    await p.page.waitForSelector('.seed');
+    check((await p.page.textContent('.seed')) === final[0].seed, `${p.name}'s page shows the revealed seed`);
+    check((await p.page.textContent('.turn-state')).includes(`${[game.ada, game.bob][winner].name} won`), `${p.name}'s page shows the winner`);
+  }
+  await screenshot(game, game.ada, 'end');
+  await game.ada.page.screenshot({ path: join(artifacts, `${game.variant}-end-page.png`), fullPage: true });
+  await game.bob.page.setViewportSize({ width: 390, height: 844 });
+  await game.bob.page.screenshot({ path: join(artifacts, `${game.variant}-phone.png`), fullPage: true });
+  const width = await game.bob.page.evaluate(() => document.documentElement.scrollWidth);
+  check(width <= 390, `the phone-sized page does not scroll sideways (${width}px)`);
+}
+
 async function main() {
   // Playwright gives the browser a fresh profile of its own (it refuses a
   // --user-data-dir argument with launch()).
@@ -487,8 +506,12 @@ async function main() {
       log(variant, `game ${game.gameId} started from the invitation`);
       try {
         if (variant === 'standard') await deadlinesAndSettings(game);
-        await play(game);
-        await finish(game);
+        if (variant === 'ck_for_two') {
+          await finishedGame(game, await playCk(game, { api, sync, settled, check, log, pageErrors, screenshot }));
+        } else {
+          await play(game);
+          await finish(game);
+        }
       } catch (err) {
         await screenshot(game, game.ada, 'failure').catch(() => {});
         await game.bob.page.screenshot({ path: join(artifacts, `${variant}-failure-bob.png`) }).catch(() => {});

@@ -49,9 +49,9 @@ export function tradeProposal(mine, theirs) {
 
 const pick = (items) => items[Math.floor(Math.random() * items.length)];
 
-// `n` cards of the hand, at random.
-export function takeCards(hand, n) {
-  const cards = RESOURCES.flatMap((r) => Array(hand[r] ?? 0).fill(r));
+// `n` cards of the hand, at random, among `kinds`.
+export function takeCards(hand, n, kinds = RESOURCES) {
+  const cards = kinds.flatMap((r) => Array(hand[r] ?? 0).fill(r));
   const out = {};
   for (let i = 0; i < n; i += 1) {
     const [r] = cards.splice(Math.floor(Math.random() * cards.length), 1);

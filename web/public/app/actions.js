@@ -3,7 +3,10 @@
 // modes; everything else is a button or a small form.
 
 import { h } from './dom.js';
+import { form } from './controls.js';
 import { RESOURCES, counts, humanize, seatLabel } from './format.js';
+import { ckBoardChoice, ckBoardKind, ckModeKey, ckModeTitle } from './ck.js';
+import { ckDecisionControl, ckNoneAnswer } from './ck_view.js';
 
 const BOARD_KINDS = {
   build_road: 'edge',
@@ -16,10 +19,12 @@ const BOARD_KINDS = {
 };
 
 export function isBoardAction(legal) {
-  return legal.type in BOARD_KINDS;
+  return legal.type in BOARD_KINDS || ckBoardKind(legal) !== null;
 }
 
 export function modeKey(legal) {
+  const ck = ckModeKey(legal);
+  if (ck) return ck;
   return legal.neutral === undefined ? legal.type : `${legal.type}:${legal.neutral}`;
 }
 
@@ -36,7 +41,7 @@ export function modeTitle(game, legal) {
     case 'build_neutral_settlement': return `Build a settlement for ${seatLabel(game, legal.neutral)}`;
     case 'move_robber': return 'Move the robber';
     case 'play_knight': return 'Play a knight (move the robber)';
-    default: return humanize(legal.type);
+    default: return ckBoardKind(legal) ? ckModeTitle(game, legal) : humanize(legal.type);
   }
 }
 
@@ -44,6 +49,7 @@ export function modeTitle(game, legal) {
 // stands for. A robber hex with several possible victims offers one action
 // per victim.
 export function boardChoice(game, legal) {
+  if (!(legal.type in BOARD_KINDS)) return ckBoardChoice(game, legal);
   const kind = BOARD_KINDS[legal.type];
   const title = modeTitle(game, legal);
   if (kind === 'hex') {
@@ -100,16 +106,6 @@ function button(label, onclick, extra = {}) {
   return h('button', { type: 'button', onclick, ...extra }, label);
 }
 
-function form(key, title, children, onsubmit, submitLabel) {
-  return h('form', {
-    class: 'decision', dataset: { action: key }, 'aria-label': title,
-    onsubmit: (e) => {
-      e.preventDefault();
-      onsubmit();
-    },
-  }, h('h4', {}, title), children, h('button', { type: 'submit' }, submitLabel));
-}
-
 // `ctx`: { mode, setMode(key), submit(action), error(message) }.
 export function renderDecisions(game, ctx) {
   const hand = game.view?.you?.resources ?? {};
@@ -125,7 +121,16 @@ export function renderDecisions(game, ctx) {
       })));
   }
   for (const legal of game.legal_actions) {
-    if (isBoardAction(legal)) continue;
+    if (isBoardAction(legal)) {
+      const none = ckNoneAnswer(legal, ctx);
+      if (none) panel.append(none);
+      continue;
+    }
+    const ck = ckDecisionControl(game, legal, ctx);
+    if (ck !== undefined) {
+      if (ck) panel.append(ck);
+      continue;
+    }
     const control = decisionControl(game, legal, hand, ctx);
     if (control) panel.append(control);
   }

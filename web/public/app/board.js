@@ -7,6 +7,8 @@ import {
   toPixel, viewBox,
 } from './geometry.js';
 import { harborLabel, seatLabel } from './format.js';
+import { isCk } from './ck.js';
+import { describeCkPieces, renderCkPieces } from './ck_view.js';
 
 const SIZE = 50;
 
@@ -81,6 +83,7 @@ export function renderBoard(topology, game, choice) {
     }));
   }
   svg.append(buildings);
+  if (isCk(game)) svg.append(renderCkPieces(topology, game, SIZE));
 
   const robber = toPixel(topology.hexes[view.robber], SIZE);
   svg.append(s('g', { class: 'robber', 'aria-hidden': 'true' },
@@ -166,6 +169,7 @@ export function describeBoard(topology, game) {
   const buildings = view.buildings.map((b) => `${seatLabel(game, b.owner)} ${b.kind} at node ${b.node}`);
   const roads = view.roads.map((r) => `${seatLabel(game, r.owner)} road at edge ${r.edge}`);
   const harbors = view.board.harbors.map((k, slot) => `harbor ${slot} ${harborLabel(k)} at edge ${topology.harbor_edges[slot]}`);
-  return [hexes.join('; '), harbors.join('; '), buildings.join('; ') || 'no buildings', roads.join('; ') || 'no roads']
-    .join('. ');
+  const parts = [hexes.join('; '), harbors.join('; '), buildings.join('; ') || 'no buildings', roads.join('; ') || 'no roads'];
+  if (isCk(game)) parts.push(describeCkPieces(game));
+  return parts.join('. ');
 }

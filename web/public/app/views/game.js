@@ -11,6 +11,8 @@ import {
   RESOURCES, clockLines, counts, devCounts, humanize, seatLabel, variantName,
 } from '../format.js';
 import { Poller } from '../poll.js';
+import { isCk } from '../ck.js';
+import { renderCkPanel } from '../ck_view.js';
 import { LiveStream } from '../stream.js';
 
 const LOG_PAGE = 500;
@@ -190,20 +192,24 @@ function render(root, state, actions) {
     renderBoard(state.topo, game, choice),
     h('figcaption', {}, choice ? `${choice.title}: choose a highlighted spot (Tab to move between them, Enter to choose).` : 'The board.'));
 
+  const decisionCtx = {
+    mode: state.mode, setMode: actions.setMode, submit: actions.submit, error: actions.error, log: state.log,
+  };
   const decide = h('section', { class: 'panel decide', 'aria-labelledby': 'decide-h' },
     h('h2', { id: 'decide-h', tabindex: -1 }, game.legal_actions.length ? 'Your decision' : 'Nothing to decide now'),
     offerLine(game),
     state.pending && h('div', { class: 'confirm', role: 'group', 'aria-label': 'Confirm' },
       state.pending.map((p) => h('button', { type: 'button', class: 'primary', onclick: () => actions.submit(p.action) }, `${p.label} — confirm`)),
       h('button', { type: 'button', onclick: actions.cancel }, 'Cancel')),
-    renderDecisions(game, { mode: state.mode, setMode: actions.setMode, submit: actions.submit, error: actions.error }),
+    renderDecisions(game, decisionCtx),
     game.status === 'active' && h('p', {}, h('button', { type: 'button', class: 'danger', onclick: actions.resign }, 'Resign')));
 
   replace(root,
     header,
     h('div', { class: 'game-grid' },
       board,
-      h('div', { class: 'side' }, decide, hand(game), players(game), variantPanel(game), vacationPanel(game, actions))),
+      h('div', { class: 'side' }, decide, hand(game), isCk(game) && renderCkPanel(game, state.log, decisionCtx),
+        players(game), variantPanel(game), vacationPanel(game, actions))),
     logPanel(state.log),
     fairness(game));
 
@@ -267,7 +273,9 @@ function hand(game) {
     h('h2', { id: 'hand-h' }, `Your hand (${you.total_vp} VP)`),
     h('ul', { class: 'cards' }, RESOURCES.map((r) =>
       h('li', { class: `card-${r}`, dataset: { resource: r } }, h('span', {}, r), h('b', {}, you.resources[r] ?? 0)))),
-    h('p', {}, `Development cards: ${devCounts(you.dev_cards)}`,
+    // Cities & Knights has no development cards: its progress cards are
+    // in its own panel.
+    !isCk(game) && h('p', {}, `Development cards: ${devCounts(you.dev_cards)}`,
       Object.values(you.new_dev_cards).some(Boolean)
         ? `; new this turn (playable from your next turn): ${devCounts(you.new_dev_cards)}` : ''));
 }

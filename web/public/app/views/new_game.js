@@ -11,22 +11,23 @@ const VARIANTS = [
   ['catan_for_two', 'Official two-player rules: two neutral colours that you build for, and trade tokens.'],
   ['neutral_trader', 'A neutral player that produces, builds roads when it can and trades by a chart.'],
   ['shadow', 'Two fictional players: hexes removed at the start, fictional turns and auctions.'],
+  ['ck_for_two', 'Cities & Knights for two: commodities, city improvements, knights against the barbarians, progress cards; 13 VP.'],
 ];
 
-// [name, label, explanation, kind, variant the option belongs to (or all)]
+// [name, label, explanation, kind, variants the option belongs to (or all)]
 const OPTIONS = [
-  ['vp_target', 'Victory points to win', 'Blank: 10 (duel: 15).', 'number'],
+  ['vp_target', 'Victory points to win', 'Blank: 10 (duel: 15, Cities & Knights: 13).', 'number'],
   ['discard_limit', 'Discard limit', 'On a 7, whoever holds more cards than this discards half. Blank: 7 (duel: 9).', 'number'],
   ['friendly_robber', 'Friendly robber', 'The robber may not go next to a player with 2 or fewer visible VP.', 'bool'],
   ['balanced_dice', 'Balanced dice', 'Rolls come from a shuffled deck of the 36 outcomes instead of dice.', 'bool'],
   ['board', 'Board', 'The printed beginner layout, or terrain, numbers and harbors shuffled.', ['beginner', 'random']],
   ['no_adjacent_red', 'No adjacent 6 and 8', 'On a random board, no two red numbers touch.', 'bool'],
   ['no_player_trade', 'No trading between players', 'Players may not offer each other trades.', 'bool'],
-  ['neutral_start', 'Neutral start', 'Where the neutral settlements start: the fixed marked spots or a random mirrored pair.', ['fixed', 'random'], 'catan_for_two'],
+  ['neutral_start', 'Neutral start', 'Where the neutral settlements start: the fixed marked spots or a random mirrored pair.', ['fixed', 'random'], ['catan_for_two', 'ck_for_two']],
   ['edition', 'Edition', 'Edited: doubles remove 7 hexes, a robber on a removed hex takes a bank card; 1998: doubles re-roll.', ['edited', '1998'], 'shadow'],
   ['removal_reroll', 'Re-roll of removed hexes', 'Auto: re-roll while more than two 6/8 would go; agree: both players vote; never.', ['auto', 'agree', 'never'], 'shadow'],
   ['reroll_six', 'Re-roll sixes', 'The fictional offer die re-rolls a 6 instead of offering nothing.', 'bool', 'shadow'],
-];
+].map(([name, label, help, kind, only]) => [name, label, help, kind, only && [only].flat()]);
 
 function optionField([name, label, help, kind, only]) {
   const id = `opt-${name}`;
@@ -38,14 +39,14 @@ function optionField([name, label, help, kind, only]) {
     input = h('select', { id, name, 'aria-describedby': `${id}-help` },
       h('option', { value: '' }, 'variant default'), choices.map(([v, t]) => h('option', { value: v }, t)));
   }
-  return h('div', { class: 'option', dataset: { only: only ?? '' } },
+  return h('div', { class: 'option', dataset: { only: only?.join(' ') ?? '' } },
     h('label', { for: id }, label), input, h('small', { id: `${id}-help` }, help));
 }
 
 function readOptions(formEl, variant) {
   const options = {};
   for (const [name, , , kind, only] of OPTIONS) {
-    if (only && only !== variant) continue;
+    if (only && !only.includes(variant)) continue;
     const raw = formEl.elements[name].value;
     if (raw === '') continue;
     options[name] = kind === 'number' ? Number(raw) : kind === 'bool' ? raw === 'true' : raw;
@@ -63,7 +64,7 @@ export function newGameView(main) {
   const showVariant = () => {
     variantHelp.textContent = VARIANTS.find(([v]) => v === variantSelect.value)[1];
     for (const el of options.querySelectorAll('[data-only]')) {
-      el.hidden = Boolean(el.dataset.only) && el.dataset.only !== variantSelect.value;
+      el.hidden = Boolean(el.dataset.only) && !el.dataset.only.split(' ').includes(variantSelect.value);
     }
   };
   variantSelect.addEventListener('change', showVariant);
