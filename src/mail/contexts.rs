@@ -3,6 +3,7 @@
 //! always make the same mail (the snapshot and hidden-information tests
 //! build mails with them as `service::notify` does).
 
+use crate::commands;
 use crate::describe::{self, Table};
 use hexpost_engine::{Event, GameState, GameView, Seat};
 use serde_json::{Value, json};
@@ -75,6 +76,11 @@ impl Turn<'_> {
     fn decisions(&self) -> Vec<String> {
         describe::decisions(&self.state.legal_actions(self.seat), self.table)
     }
+
+    /// The codes a reply may use for these decisions.
+    fn commands(&self) -> Vec<commands::MenuLine> {
+        commands::menu(&self.state.legal_actions(self.seat), self.table)
+    }
 }
 
 /// "Your move", and each game of a digest: the decision and its deadline,
@@ -94,6 +100,7 @@ pub fn your_move(turn: &Turn, events: &[Event]) -> Value {
         "opponent": turn.opponent(),
         "move_number": turn.move_number,
         "decisions": turn.decisions(),
+        "commands": turn.commands(),
         "deadline": turn.deadline,
         "events": lines.split_off(omitted),
         "events_omitted": omitted,
@@ -115,6 +122,7 @@ pub fn reminder(turn: &Turn, hours_left: i64, forfeit: bool) -> Value {
         "deadline": turn.deadline,
         "hours_left": hours_left,
         "decisions": turn.decisions(),
+        "commands": turn.commands(),
         "forfeit": forfeit,
     })
 }

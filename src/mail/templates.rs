@@ -17,6 +17,8 @@ const SOURCES: &[(&str, &str)] = templates![
     "footer.txt",
     "turn.txt",
     "turn.html",
+    "commands.txt",
+    "commands.html",
     "invitation.subject.txt",
     "invitation.txt",
     "invitation.html",

@@ -235,6 +235,22 @@ impl Line<'_> {
         Ok((hex, Some(words::seat(&said, &victims, self.table)?)))
     }
 
+    /// A node offered for a neutral, and the neutral it is for.
+    pub(super) fn neutral_node(
+        &mut self,
+        f: impl Fn(&LegalAction) -> Option<(Seat, NodeSet)>,
+    ) -> Result<(Seat, NodeId), CommandError> {
+        let offers = self.entries(f)?;
+        let node = self.node_in(&union(offers.iter().map(|(_, n)| n)))?;
+        let neutral = self.neutral(
+            offers
+                .iter()
+                .filter(|(_, n)| n.contains(node))
+                .map(|(s, _)| *s),
+        )?;
+        Ok((neutral, node))
+    }
+
     /// The neutral a build is for: named, or the only one that can take it.
     pub(super) fn neutral(
         &mut self,
@@ -352,7 +368,10 @@ pub(super) fn commodity_refused(c: Card) -> CommandError {
     )
 }
 
-pub(super) fn not_offered(give: Card, gives: &[String]) -> CommandError {
+/// A bank trade giving a card the bank takes no trade in now; `gives` are
+/// the rates and cards it does.
+pub(super) fn not_offered(give: Card, gives: impl Iterator<Item = (u8, Card)>) -> CommandError {
+    let gives: Vec<String> = gives.map(|(ratio, c)| format!("{ratio} {c}")).collect();
     CommandError::new(
         "card_not_allowed",
         format!(

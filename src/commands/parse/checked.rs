@@ -36,11 +36,7 @@ impl Line<'_> {
                     .ok_or_else(|| commodity_refused(receive))?,
             );
             let option = options.iter().find(|o| o.give == g).ok_or_else(|| {
-                let gives: Vec<String> = options
-                    .iter()
-                    .map(|o| format!("{} {}", o.ratio, o.give))
-                    .collect();
-                not_offered(give, &gives)
+                not_offered(give, options.iter().map(|o| (o.ratio, Card::from(o.give))))
             })?;
             if !option.receive.contains(r) {
                 return Err(cannot_receive(
@@ -58,13 +54,10 @@ impl Line<'_> {
             LegalAction::BankTrade { options } => Some(options.clone()),
             _ => None,
         })?;
-        let option = options.iter().find(|o| o.give == give).ok_or_else(|| {
-            let gives: Vec<String> = options
-                .iter()
-                .map(|o| format!("{} {}", o.ratio, o.give))
-                .collect();
-            not_offered(give, &gives)
-        })?;
+        let option = options
+            .iter()
+            .find(|o| o.give == give)
+            .ok_or_else(|| not_offered(give, options.iter().map(|o| (o.ratio, o.give))))?;
         if !option.receive.contains(receive) {
             return Err(cannot_receive(receive, option.receive.iter()));
         }

@@ -222,31 +222,17 @@ impl<'a> Line<'a> {
                 Action::BuildNeutralRoad { neutral, edge }
             }
             "ns" => {
-                let offers = self.entries(|l| match l {
+                let (neutral, node) = self.neutral_node(|l| match l {
                     L::BuildNeutralSettlement { neutral, nodes } => Some((*neutral, *nodes)),
                     _ => None,
                 })?;
-                let node = self.node_in(&union(offers.iter().map(|(_, n)| n)))?;
-                let neutral = self.neutral(
-                    offers
-                        .iter()
-                        .filter(|(_, n)| n.contains(node))
-                        .map(|(s, _)| *s),
-                )?;
                 Action::BuildNeutralSettlement { neutral, node }
             }
             "nk" => {
-                let offers = self.entries(|l| match l {
+                let (neutral, node) = self.neutral_node(|l| match l {
                     L::PlaceNeutralKnight { neutral, nodes } => Some((*neutral, *nodes)),
                     _ => None,
                 })?;
-                let node = self.node_in(&union(offers.iter().map(|(_, n)| n)))?;
-                let neutral = self.neutral(
-                    offers
-                        .iter()
-                        .filter(|(_, n)| n.contains(node))
-                        .map(|(s, _)| *s),
-                )?;
                 Action::PlaceNeutralKnight { neutral, node }
             }
             // Where only the forced trade of resources is open, FT is it.
