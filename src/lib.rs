@@ -7,10 +7,12 @@ pub mod auth;
 pub mod background;
 pub mod cli;
 pub mod clock;
+pub mod commands;
 pub mod config;
 pub mod describe;
 pub mod error;
 pub mod feed_listener;
+pub mod inbound;
 #[cfg(test)]
 mod layers;
 pub mod mail;
