@@ -84,13 +84,12 @@ impl Table {
                 return (who, expected);
             }
             let action = common::choose(&views[who]["view"], &legal, &mut rng);
-            self.players[who]
-                .submit(
-                    &self.game_id,
-                    expected,
-                    &serde_json::to_value(&action).unwrap(),
-                )
-                .ok();
+            let action = serde_json::to_value(&action).unwrap();
+            let r = self.players[who].submit(&self.game_id, expected, &action);
+            if r.status == 422 && r.body["reason"]["code"] == "bank_shortage" {
+                continue;
+            }
+            r.ok();
             last = Some(who);
         }
     }
