@@ -48,6 +48,19 @@ pub struct Config {
     pub mail: MailConfig,
     pub deadlines: DeadlineConfig,
     pub streams: StreamConfig,
+    pub reply: ReplyConfig,
+}
+
+/// Playing by replying to mails (`inbound`).
+#[derive(Clone, Debug)]
+pub struct ReplyConfig {
+    /// The domain of the reply addresses (`move+<token>@REPLY_DOMAIN`);
+    /// unset, mails carry no reply address and replies are refused.
+    pub domain: Option<String>,
+    /// How long a mail's reply address is accepted.
+    pub token_ttl_secs: u64,
+    /// Larger replies are refused unread.
+    pub max_bytes: usize,
 }
 
 /// The live event streams (`api::streams`).
@@ -169,6 +182,13 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         streams: StreamConfig {
             heartbeat: std::time::Duration::from_secs(num("STREAM_HEARTBEAT_SECS", 20)?.max(1)),
             per_user: num("STREAMS_PER_USER", 8)? as usize,
+        },
+        reply: ReplyConfig {
+            domain: get("REPLY_DOMAIN")
+                .map(|d| d.trim().trim_start_matches('@').to_ascii_lowercase())
+                .filter(|d| !d.is_empty()),
+            token_ttl_secs: num("REPLY_TOKEN_TTL_SECS", 30 * 24 * 3600)?.max(60),
+            max_bytes: num("REPLY_MAX_BYTES", 256 * 1024)?.max(1024) as usize,
         },
         log_json: get("LOG_FORMAT").is_some_and(|v| v.eq_ignore_ascii_case("json")),
         metrics_token: get("METRICS_TOKEN"),

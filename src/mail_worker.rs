@@ -6,6 +6,7 @@
 use crate::background::Shutdown;
 use crate::clock::Clock;
 use crate::config::{Config, MailConfig};
+use crate::inbound::address::ReplyAddresses;
 use crate::mail::sender::{self, Envelope, Mailer};
 use crate::mail::templates::Templates;
 use crate::mail::{Links, pictures};
@@ -28,6 +29,7 @@ pub struct Worker {
     clock: Clock,
     shutdown: Shutdown,
     metrics: Option<Arc<Metrics>>,
+    replies: Option<ReplyAddresses>,
 }
 
 impl Worker {
@@ -41,6 +43,7 @@ impl Worker {
             clock: Clock::system(),
             shutdown: Shutdown::never(),
             metrics: None,
+            replies: ReplyAddresses::of(config),
         })
     }
 
@@ -222,6 +225,11 @@ impl Worker {
     fn deliver(&self, row: &MailRow, mut context: serde_json::Value) -> Result<(), String> {
         let settings_url = self.links.settings_url();
         self.links.fill(&mut context);
+        let reply_to = self
+            .replies
+            .as_ref()
+            .and_then(|replies| replies.for_mail(row, &context, self.clock.now()));
+        context["reply_address"] = reply_to.clone().into();
         let images = pictures::attach(&mut context, &row.message_id, &self.links.host);
         let rendered = self.templates.render(&row.kind, &context)?;
         let message = sender::compose(
@@ -232,6 +240,8 @@ impl Worker {
                 message_id: self.links.message_id(&row.message_id),
                 thread: row.game_id.as_deref().map(|g| self.links.thread_root(g)),
                 settings_url: &settings_url,
+                reply_to: reply_to.as_deref(),
+                auto_reply: matches!(row.kind.as_str(), kind::ANSWER | kind::REFUSAL),
             },
             rendered.text,
             rendered.html,

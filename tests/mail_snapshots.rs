@@ -200,6 +200,44 @@ fn your_move() {
     insta::assert_snapshot!("your_move_ck_for_two", m);
 }
 
+/// The answer to a reply: what it applied and what followed, then the
+/// game and the commands the reader may give; a refusal names no game.
+#[test]
+fn answer_and_refusal() {
+    let s = standard();
+    let table = s.table(s.reader());
+    let events = s.since_last_decision(s.reader());
+    let report = serde_json::json!({"applied": ["R"], "failure": {
+        "command": "S99", "code": "unknown_command", "detail": "`S99` is not a command"}});
+    let m = mail(
+        "answer",
+        contexts::answer(&s.turn(&table), &events, true, report),
+        Some("standard"),
+    );
+    let text = text_of(&m);
+    assert!(text.contains("Applied from your reply:\n- R\n"), "{text}");
+    assert!(text.find("Not applied: \"S99\"") < text.find("You are asked to:"));
+    insta::assert_snapshot!("answer", m);
+    let report = serde_json::json!({"stale": true, "replied_to": 3});
+    let m = mail(
+        "answer",
+        contexts::answer(&s.turn(&table), &[], false, report),
+        Some("standard"),
+    );
+    assert!(text_of(&m).contains("your reply answered move 3"));
+    assert!(
+        !text_of(&m).contains("You are asked to:"),
+        "a game over asks nothing"
+    );
+    let m = mail(
+        "refusal",
+        contexts::refusal("Ada", "expired_token", "the reply address has expired"),
+        None,
+    );
+    assert!(!m.contains(GAME_ID));
+    insta::assert_snapshot!("refusal", m);
+}
+
 #[test]
 fn reminder() {
     let s = standard();
@@ -383,6 +421,11 @@ fn a_mail_shows_nothing_hidden_from_its_reader() {
             mail(
                 "timeout",
                 contexts::timeout(&turn, events, automatic(), false),
+                Some("ck_for_two"),
+            ),
+            mail(
+                "answer",
+                contexts::answer(&turn, events, true, serde_json::json!({"applied": ["E"]})),
                 Some("ck_for_two"),
             ),
             mail(

@@ -1,12 +1,15 @@
-//! Admin endpoints for mails that failed every attempt: list them, and put
-//! one or all back in the queue.
+//! Admin endpoints for mails that failed every attempt (list them, put one
+//! or all back in the queue), and the record of the mails received as
+//! replies.
 
 use crate::api::caller::AdminUser;
 use crate::api::problem::Problem;
 use crate::app::{AppState, Db};
 use crate::error::Error;
 use crate::service::notify;
+use crate::store::inbound_mails::{self, InboundMailRow};
 use crate::store::outbox::{self, MailRow};
+use crate::store::{DbConnection, StoreResult};
 use actix_web::{HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -90,12 +93,26 @@ pub async fn failed(
     _admin: AdminUser,
     q: web::Query<FailedQuery>,
 ) -> Result<HttpResponse, Error> {
+    page_of::<MailRow, FailedMail>(&state, &q, outbox::failed).await
+}
+
+/// The page `q` asks for of an admin list that `rows(conn, offset, limit)`
+/// reads, each row answered as a `T`.
+async fn page_of<R, T>(
+    state: &web::Data<AppState>,
+    q: &FailedQuery,
+    rows: fn(&mut DbConnection, i64, i64) -> StoreResult<Vec<R>>,
+) -> Result<HttpResponse, Error>
+where
+    R: Send + 'static,
+    T: From<R> + Serialize,
+{
     let (page, per_page) = paging(q.page, q.per_page)?;
     let offset = (page - 1).saturating_mul(per_page);
     let rows = state
-        .db(move |conn| outbox::failed(conn, offset, per_page).map_err(Error::from))
+        .db(move |conn| rows(conn, offset, per_page).map_err(Error::from))
         .await?;
-    Ok(HttpResponse::Ok().json(rows.into_iter().map(FailedMail::from).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok().json(rows.into_iter().map(T::from).collect::<Vec<_>>()))
 }
 
 /// Queues one failed mail again, with a fresh set of attempts.
@@ -136,4 +153,79 @@ pub async fn retry_all(
         .db(move |conn| notify::retry_failed(conn, Some(admin.0.id), None))
         .await?;
     Ok(HttpResponse::Ok().json(Retried { retried }))
+}
+
+/// A mail the server received as a reply (`inbound`), and what came of it.
+#[derive(Serialize, ToSchema, Debug)]
+#[schema(example = json!({
+    "id": 7, "received_at": 1767229200000_i64, "via": "smtp",
+    "sender": "grace@example.org", "message_id": "CAF=x7@mail.example.org",
+    "user_id": 2, "game_id": "0b9f4c1e-7d2a-4e15-9c3b-5a8e2f61d7c4",
+    "move_number": 41, "outcome": "command_failed", "applied": 2,
+    "moves_to": 44, "detail": "S14: illegal move: not a legal place (illegal_move)"
+}))]
+pub struct InboundMail {
+    pub id: i64,
+    /// Unix ms.
+    pub received_at: i64,
+    /// `smtp`, `lmtp`, `imap` or `stdin`.
+    pub via: String,
+    /// The From address, lowercased.
+    pub sender: Option<String>,
+    /// The Message-ID, or `sha256:` and the hash of a message without one.
+    pub message_id: String,
+    /// The account, game and move number the reply address named, once it
+    /// verified.
+    pub user_id: Option<i64>,
+    pub game_id: Option<String>,
+    pub move_number: Option<i64>,
+    /// `applied`, `command_failed`, `stale_move`, `no_commands`,
+    /// `game_not_active`, `game_not_found`; refused: `forged_token`,
+    /// `expired_token`, `no_reply_address`, `wrong_sender`, `oversized`,
+    /// `not_text`, `unreadable`, `replies_off`; never answered:
+    /// `ignored_auto_reply`, `ignored_bounce`, `ignored_list`; `received`
+    /// while it is handled.
+    pub outcome: String,
+    /// Commands applied, in order.
+    pub applied: i32,
+    /// The game's move number after the last command applied: the log rows
+    /// after `move_number` up to it are the moves this mail made.
+    pub moves_to: Option<i64>,
+    /// Why the mail or its failed command was refused.
+    pub detail: Option<String>,
+}
+
+impl From<InboundMailRow> for InboundMail {
+    fn from(r: InboundMailRow) -> Self {
+        InboundMail {
+            id: r.id,
+            received_at: r.received_at,
+            via: r.via,
+            sender: r.sender,
+            message_id: r.message_id,
+            user_id: r.user_id,
+            game_id: r.game_id,
+            move_number: r.move_number,
+            outcome: r.outcome,
+            applied: r.applied,
+            moves_to: r.moves_to,
+            detail: r.detail,
+        }
+    }
+}
+
+/// The mails received as replies, newest first.
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(FailedQuery), responses(
+    (status = 200, body = Vec<InboundMail>),
+    (status = 400, description = "Bad paging (`invalid_query`)", body = Problem, content_type = "application/problem+json"),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/admin/mail/inbound")]
+pub async fn inbound(
+    state: web::Data<AppState>,
+    _admin: AdminUser,
+    q: web::Query<FailedQuery>,
+) -> Result<HttpResponse, Error> {
+    page_of::<InboundMailRow, InboundMail>(&state, &q, inbound_mails::page).await
 }

@@ -53,6 +53,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(admin_games::purge_invitations)
         .service(admin_users::create_user)
         .service(admin_mail::failed)
+        .service(admin_mail::inbound)
         .service(admin_mail::retry_all)
         .service(admin_mail::retry_one);
 }

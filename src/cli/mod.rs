@@ -2,6 +2,7 @@
 
 pub mod admin;
 pub mod healthcheck;
+pub mod mail;
 pub mod simulate;
 
 use crate::config::Config;
@@ -34,6 +35,10 @@ enum Command {
     /// Administration: users, verification.
     #[command(subcommand)]
     Admin(admin::AdminCommand),
+    /// Mail: `receive` plays a reply read from standard input (an MTA's
+    /// pipe transport).
+    #[command(subcommand)]
+    Mail(mail::MailCommand),
     /// Play random complete games in-process and check the rules' invariants.
     Simulate(simulate::SimulateArgs),
 }
@@ -51,6 +56,7 @@ pub fn run() -> ExitCode {
         Command::Openapi => print_openapi(),
         Command::Healthcheck => healthcheck::run(),
         Command::Admin(cmd) => with_config(|c| admin::run(c, cmd)),
+        Command::Mail(cmd) => mail::run(cmd),
         Command::Simulate(args) => simulate::run(args),
     }
 }

@@ -113,6 +113,30 @@ pub fn your_move(turn: &Turn, events: &[Event]) -> Value {
     })
 }
 
+/// The answer to a reply mail (`inbound`): `report` (what the reply
+/// applied, or why it stopped), then the game as "your move" shows it, and
+/// while it runs, the commands the reader may give now.
+pub fn answer(turn: &Turn, events: &[Event], running: bool, report: Value) -> Value {
+    let mut context = your_move(turn, events);
+    let legal = if running {
+        turn.state.legal_actions(turn.seat)
+    } else {
+        Vec::new()
+    };
+    context["menu"] = json!(crate::commands::menu(&legal, turn.table));
+    context["status"] = if running { "active" } else { "over" }.into();
+    if let (Some(context), Value::Object(report)) = (context.as_object_mut(), report) {
+        context.extend(report);
+    }
+    context
+}
+
+/// The answer to a mail that was not read as a reply: why (`code`, and a
+/// sentence).
+pub fn refusal(player: &str, code: &str, detail: &str) -> Value {
+    json!({"player": player, "code": code, "detail": detail})
+}
+
 /// A reminder that the deadline approaches.
 pub fn reminder(turn: &Turn, hours_left: i64, forfeit: bool) -> Value {
     json!({

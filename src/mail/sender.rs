@@ -64,6 +64,12 @@ pub struct Envelope<'a> {
     pub thread: Option<String>,
     /// The notification settings, for List-Unsubscribe.
     pub settings_url: &'a str,
+    /// The mail's own reply address (`inbound::address`), when replying
+    /// to it plays.
+    pub reply_to: Option<&'a str>,
+    /// An answer to a mail: marked `Auto-Submitted: auto-replied` (RFC
+    /// 3834), so that the reader's own robots do not answer it.
+    pub auto_reply: bool,
 }
 
 /// An image the HTML part shows by its Content-ID (`cid:` URL).
@@ -89,6 +95,12 @@ pub fn compose(
         .to(to)
         .subject(envelope.subject)
         .message_id(Some(envelope.message_id));
+    if let Some(reply_to) = envelope.reply_to {
+        let mailbox: Mailbox = reply_to
+            .parse()
+            .map_err(|e| format!("reply address `{reply_to}`: {e}"))?;
+        builder = builder.reply_to(mailbox);
+    }
     if let Some(root) = envelope.thread {
         builder = builder.in_reply_to(root.clone()).references(root);
     }
@@ -113,5 +125,11 @@ pub fn compose(
         HeaderName::new_from_ascii_str("List-Unsubscribe"),
         format!("<{}>", envelope.settings_url),
     ));
+    if envelope.auto_reply {
+        message.headers_mut().insert_raw(HeaderValue::new(
+            HeaderName::new_from_ascii_str("Auto-Submitted"),
+            "auto-replied".into(),
+        ));
+    }
     Ok(message)
 }

@@ -43,6 +43,13 @@ const SOURCES: &[(&str, &str)] = templates![
     "digest.subject.txt",
     "digest.txt",
     "digest.html",
+    "answer_report.txt",
+    "answer.subject.txt",
+    "answer.txt",
+    "answer.html",
+    "refusal.subject.txt",
+    "refusal.txt",
+    "refusal.html",
 ];
 
 pub struct Rendered {

@@ -234,6 +234,69 @@ pub fn after_move(
     Ok(())
 }
 
+/// The answer to a reply mail (`inbound`), to the player of `seated`:
+/// `report` (what the reply applied, or why it stopped), the `events`
+/// that followed as the mover saw them, where the game stands now and,
+/// while it runs, the commands they may give. Sent at once: the player
+/// has just written, quiet hours or not.
+pub fn answer(
+    conn: &mut DbConnection,
+    seated: &super::games::Seated,
+    events: &[Event],
+    report: Value,
+    at: i64,
+) -> Result<(), Error> {
+    let game = &seated.game;
+    let seat = Seat(seated.seat);
+    let state = super::engine_state(game)?;
+    let people = users::pair(conn, seated.seat_users)?;
+    let reader = &people[seat.index()];
+    let table = Table::of_state(names_of(&people), &state);
+    let turn = turn(game, &state, seat, &table, reader)?;
+    let running = game.status == status::ACTIVE;
+    let mut context = contexts::answer(&turn, events, running, report);
+    context[BOARD] = board(&state, seat, &table, events);
+    let mail = Mail {
+        kind: kind::ANSWER,
+        game,
+        user: None,
+        recipient: &reader.email,
+        game_seq: Some(game.move_number),
+        context,
+        latest: None,
+    };
+    let mut row = compose(mail, at);
+    row.user_id = Some(reader.id);
+    Ok(outbox::insert(conn, &row)?)
+}
+
+/// The answer to a mail that was not read as a reply, to the account
+/// that sent it: `report` says why. It names no game, whichever the
+/// mail's address named.
+pub fn refusal(
+    conn: &mut DbConnection,
+    reader: &users::User,
+    code: &str,
+    detail: &str,
+    at: i64,
+) -> Result<(), Error> {
+    let context = contexts::refusal(&reader.display_name, code, detail);
+    Ok(outbox::insert(
+        conn,
+        &NewMail {
+            kind: kind::REFUSAL.into(),
+            game_id: None,
+            user_id: Some(reader.id),
+            recipient: reader.email.clone(),
+            context: context.to_string(),
+            message_id: format!("{}.{}", kind::REFUSAL, uuid::Uuid::new_v4()),
+            game_seq: None,
+            due_at: at,
+            created_at: at,
+        },
+    )?)
+}
+
 /// The reader's board for a mail's picture, outlining the places that
 /// `events` changed as the reader sees them.
 fn board(state: &GameState, seat: Seat, table: &Table, events: &[Event]) -> Value {

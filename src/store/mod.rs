@@ -5,6 +5,7 @@
 
 pub mod change;
 pub mod games;
+pub mod inbound_mails;
 pub mod outbox;
 mod pool;
 pub mod schema;

@@ -29,6 +29,11 @@ pub mod kind {
     /// One a day per person, listing the games waiting for them; its
     /// content is gathered when it is sent.
     pub const DIGEST: &str = "digest";
+    /// The server's answer to a reply mail (`inbound`): what it applied and
+    /// where the game stands now.
+    pub const ANSWER: &str = "answer";
+    /// The answer to a mail the server could not read as a reply.
+    pub const REFUSAL: &str = "refusal";
 }
 
 #[derive(Insertable, Clone, Debug)]

@@ -137,6 +137,23 @@ diesel::table! {
 }
 
 diesel::table! {
+    inbound_mails (id) {
+        id -> BigInt,
+        received_at -> BigInt,
+        via -> Text,
+        sender -> Nullable<Text>,
+        message_id -> Text,
+        user_id -> Nullable<BigInt>,
+        game_id -> Nullable<Text>,
+        move_number -> Nullable<BigInt>,
+        outcome -> Text,
+        applied -> Integer,
+        moves_to -> Nullable<BigInt>,
+        detail -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
     used_jtis (user_id, jti) {
         user_id -> BigInt,
         jti -> Text,
@@ -161,5 +178,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     admin_log,
     outbox,
+    inbound_mails,
     used_jtis
 );

@@ -1,0 +1,369 @@
+//! Playing by replying to mails: every transport (the SMTP/LMTP listener,
+//! IMAP polling, `hexpost mail receive`) hands a whole message to
+//! `receive`, which records it, checks it is a reply this server asked
+//! for, applies its commands through the same move use case the API uses,
+//! and queues the answer (docs/play-by-email.md, "Replying to a mail").
+
+pub mod address;
+mod apply;
+pub mod reading;
+pub mod screen;
+pub mod token;
+
+use crate::app::AppState;
+use crate::config::ReplyConfig;
+use crate::error::Error;
+use crate::service::Now;
+use crate::service::feed::Feed;
+use crate::service::game_cache::GameCache;
+use crate::service::notify;
+use crate::store::inbound_mails::{self, Handled, NewInboundMail};
+use crate::store::{DbConnection, DbPool, users};
+use mail_parser::{Address, Message, MessageParser};
+use std::sync::Arc;
+use token::{ReplyClaims, ReplyKeys, TokenError};
+
+/// How a message reached the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    Smtp,
+    Lmtp,
+    Imap,
+    Stdin,
+}
+
+impl Via {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Smtp => "smtp",
+            Via::Lmtp => "lmtp",
+            Via::Imap => "imap",
+            Via::Stdin => "stdin",
+        }
+    }
+}
+
+/// What became of a message, broadly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Read as a reply: its commands were applied (maybe not all, see
+    /// `Receipt::outcome`), or it was stale and answered with the game as
+    /// it stands.
+    Played,
+    /// Not taken as a reply (a bad token, a stranger, too large, no
+    /// text); answered only when `Receipt::answered`.
+    Refused,
+    /// Written by a machine (an auto-reply, a bounce, list mail): recorded,
+    /// never answered.
+    Ignored,
+    /// The same Message-ID was received before: nothing done again.
+    Duplicate,
+}
+
+/// What `receive` did with a message, for the transport's log and answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Receipt {
+    pub kind: Kind,
+    /// The stable code recorded for admins: `applied`, `command_failed`,
+    /// `stale_move`, `forged_token`, `ignored_bounce`, ….
+    pub outcome: &'static str,
+    pub game_id: Option<String>,
+    /// Commands applied.
+    pub applied: usize,
+    /// Whether an answer mail was queued.
+    pub answered: bool,
+}
+
+/// Every transport hands a whole message here. Returns once the message is
+/// recorded and its commands applied (or refused) and the answer queued.
+/// An error means the message was not taken (the database is out of
+/// reach): the transport should have it delivered again later.
+pub async fn receive(app: &AppState, raw: &[u8], via: Via) -> Result<Receipt, Error> {
+    let inbox = Inbox {
+        pool: app.pool.clone(),
+        games: app.games.clone(),
+        feed: app.feed.clone(),
+        keys: ReplyKeys::new(&app.config.jwt_keys),
+        reply: app.config.reply.clone(),
+        now: app.now(),
+    };
+    let raw = raw.to_vec();
+    actix_web::rt::task::spawn_blocking(move || {
+        let mut conn = inbox.pool.get().map_err(crate::store::unavailable)?;
+        inbox.take(&mut conn, &raw, via)
+    })
+    .await
+    .map_err(Error::internal)?
+}
+
+/// What handling one message needs, owned, for the blocking pool.
+struct Inbox {
+    pool: DbPool,
+    games: Arc<GameCache>,
+    feed: Arc<Feed>,
+    keys: ReplyKeys,
+    reply: ReplyConfig,
+    now: Now,
+}
+
+/// A message's verdict before it is recorded: the outcome code, why, and
+/// what the token named.
+struct Verdict {
+    kind: Kind,
+    outcome: &'static str,
+    detail: Option<String>,
+}
+
+impl Verdict {
+    fn refused(outcome: &'static str, detail: impl Into<String>) -> Verdict {
+        Verdict {
+            kind: Kind::Refused,
+            outcome,
+            detail: Some(detail.into()),
+        }
+    }
+}
+
+impl Inbox {
+    fn take(&self, conn: &mut DbConnection, raw: &[u8], via: Via) -> Result<Receipt, Error> {
+        let oversized = raw.len() > self.reply.max_bytes;
+        // An oversized message is judged by its header alone.
+        let readable = if oversized { header_of(raw) } else { raw };
+        let message = MessageParser::default().parse(readable);
+        let message_id = message
+            .as_ref()
+            .and_then(|m| m.message_id())
+            .map(|id| id.trim().chars().take(998).collect())
+            .unwrap_or_else(|| format!("sha256:{}", crate::service::audit::sha256_hex(raw)));
+        let sender = message.as_ref().and_then(sender_of);
+        let claimed = inbound_mails::claim(
+            conn,
+            &NewInboundMail {
+                received_at: self.now.at,
+                via: via.as_str().into(),
+                sender: sender.clone(),
+                message_id: message_id.clone(),
+                outcome: inbound_mails::RECEIVED.into(),
+            },
+        )?;
+        if !claimed {
+            return Ok(Receipt {
+                kind: Kind::Duplicate,
+                outcome: "duplicate",
+                game_id: None,
+                applied: 0,
+                answered: false,
+            });
+        }
+        let Some(message) = message else {
+            let verdict = Verdict::refused("unreadable", "the message could not be parsed");
+            return self.close(conn, &message_id, None, verdict, Handled::default());
+        };
+        if let Some(why) = screen::automatic(&message) {
+            let verdict = Verdict {
+                kind: Kind::Ignored,
+                outcome: match why {
+                    "bounce" => "ignored_bounce",
+                    "mailing_list" => "ignored_list",
+                    _ => "ignored_auto_reply",
+                },
+                detail: None,
+            };
+            return self.close(conn, &message_id, None, verdict, Handled::default());
+        }
+        let known = match &sender {
+            Some(address) => users::by_email(conn, address)?,
+            None => None,
+        };
+        let claims = match self.claims(&message) {
+            Ok(claims) => claims,
+            Err(verdict) => {
+                return self.close(
+                    conn,
+                    &message_id,
+                    known.as_ref(),
+                    verdict,
+                    Handled::default(),
+                );
+            }
+        };
+        let named = Handled {
+            user_id: Some(claims.user_id),
+            game_id: Some(claims.game_id.clone()),
+            move_number: Some(claims.move_number),
+            ..Handled::default()
+        };
+        let owner = users::by_id(conn, claims.user_id)?;
+        let from_owner = owner
+            .as_ref()
+            .zip(sender.as_deref())
+            .is_some_and(|(owner, sender)| normalise(&owner.email) == sender);
+        if !from_owner {
+            let verdict = Verdict::refused(
+                "wrong_sender",
+                "this reply address belongs to another account: answer from the address your hexpost account has",
+            );
+            return self.close(conn, &message_id, known.as_ref(), verdict, named);
+        }
+        if oversized {
+            let verdict = Verdict::refused(
+                "oversized",
+                format!(
+                    "the mail has {} bytes, more than the {} read: reply without attachments or quoted pictures",
+                    raw.len(),
+                    self.reply.max_bytes
+                ),
+            );
+            return self.close(conn, &message_id, owner.as_ref(), verdict, named);
+        }
+        let Some(text) = reading::reply_text(&message) else {
+            let verdict = Verdict::refused(
+                "not_text",
+                "the mail has no text to read: write the commands as text at the top of your reply",
+            );
+            return self.close(conn, &message_id, owner.as_ref(), verdict, named);
+        };
+        let lines = reading::own_lines(&text);
+        let played = apply::play(
+            conn,
+            apply::Reply {
+                claims: &claims,
+                lines: &lines,
+                games: &self.games,
+                feed: &self.feed,
+                now: self.now,
+            },
+        )?;
+        inbound_mails::finish(
+            conn,
+            &message_id,
+            &Handled {
+                outcome: played.outcome.into(),
+                applied: played.applied as i32,
+                moves_to: played.moves_to,
+                detail: played.detail.clone(),
+                ..named
+            },
+        )?;
+        Ok(Receipt {
+            kind: Kind::Played,
+            outcome: played.outcome,
+            game_id: Some(claims.game_id),
+            applied: played.applied,
+            answered: played.answered,
+        })
+    }
+
+    /// The reply address's claims, or why there are none.
+    fn claims(&self, message: &Message) -> Result<ReplyClaims, Verdict> {
+        let Some(domain) = &self.reply.domain else {
+            return Err(Verdict::refused(
+                "replies_off",
+                "this server does not take replies by mail",
+            ));
+        };
+        let token = recipients(message)
+            .filter_map(|address| {
+                let (local, host) = address.rsplit_once('@')?;
+                host.eq_ignore_ascii_case(domain)
+                    .then(|| token::from_local_part(local))
+                    .flatten()
+                    .map(str::to_string)
+            })
+            .next()
+            .ok_or_else(|| {
+                Verdict::refused(
+                    "no_reply_address",
+                    "the mail is not addressed to a reply address: answer a mail from hexpost",
+                )
+            })?;
+        let now_secs = u64::try_from(self.now.at / 1000).unwrap_or(0);
+        self.keys.verify(&token, now_secs).map_err(|e| match e {
+            TokenError::Forged => Verdict::refused(
+                "forged_token",
+                "the reply address is not one this server gave out",
+            ),
+            TokenError::Expired => Verdict::refused(
+                "expired_token",
+                "the reply address has expired: answer the latest mail about the game",
+            ),
+        })
+    }
+
+    /// Records a message that was not played, and answers the account that
+    /// sent it when it is refused and there is one.
+    fn close(
+        &self,
+        conn: &mut DbConnection,
+        message_id: &str,
+        answer_to: Option<&users::User>,
+        verdict: Verdict,
+        named: Handled,
+    ) -> Result<Receipt, Error> {
+        let answered = verdict.kind == Kind::Refused && answer_to.is_some();
+        crate::store::write_tx(conn, |conn| {
+            if let (true, Some(reader)) = (answered, answer_to) {
+                let detail = verdict.detail.as_deref().unwrap_or_default();
+                notify::refusal(conn, reader, verdict.outcome, detail, self.now.at)?;
+            }
+            inbound_mails::finish(
+                conn,
+                message_id,
+                &Handled {
+                    outcome: verdict.outcome.into(),
+                    detail: verdict.detail.clone(),
+                    ..named.clone()
+                },
+            )
+            .map_err(Error::from)
+        })?;
+        Ok(Receipt {
+            kind: verdict.kind,
+            outcome: verdict.outcome,
+            game_id: named.game_id,
+            applied: 0,
+            answered,
+        })
+    }
+}
+
+/// The message up to the blank line that ends its header.
+fn header_of(raw: &[u8]) -> &[u8] {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4)
+        .or_else(|| raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 2))
+        .unwrap_or(raw.len());
+    &raw[..end]
+}
+
+/// A mail address as accounts are compared: trimmed, lowercase.
+pub fn normalise(address: &str) -> String {
+    address.trim().to_lowercase()
+}
+
+/// The From address, normalised.
+fn sender_of(message: &Message) -> Option<String> {
+    message
+        .from()
+        .and_then(Address::first)
+        .and_then(|a| a.address())
+        .map(normalise)
+}
+
+/// Where the message was delivered to: the headers an MTA adds for the
+/// envelope recipient first, then To and Cc.
+fn recipients<'a>(message: &'a Message) -> impl Iterator<Item = String> + 'a {
+    let envelope = ["Delivered-To", "X-Original-To"]
+        .into_iter()
+        .filter_map(|name| message.header_raw(name))
+        .map(|v| v.trim().trim_matches(['<', '>']).to_string());
+    let headers = [message.to(), message.cc()]
+        .into_iter()
+        .flatten()
+        .flat_map(|a| a.iter())
+        .filter_map(|a| a.address())
+        .map(str::to_string);
+    envelope.chain(headers)
+}

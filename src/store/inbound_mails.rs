@@ -1,0 +1,87 @@
+//! The record of each mail the reply pipeline received (`inbound`). A
+//! message is claimed by inserting its row, whose Message-ID is unique:
+//! whichever instance inserts it first handles it, every later delivery
+//! of the same message finds it taken.
+
+use super::schema::inbound_mails;
+use super::{DbConnection, StoreResult};
+use diesel::prelude::*;
+
+/// Outcome of a row still being handled.
+pub const RECEIVED: &str = "received";
+
+#[derive(Insertable, Clone, Debug)]
+#[diesel(table_name = inbound_mails)]
+pub struct NewInboundMail {
+    pub received_at: i64,
+    pub via: String,
+    pub sender: Option<String>,
+    pub message_id: String,
+    pub outcome: String,
+}
+
+/// What handling a message found, written over its claim.
+#[derive(AsChangeset, Clone, Debug, Default)]
+#[diesel(table_name = inbound_mails, treat_none_as_null = true)]
+pub struct Handled {
+    pub user_id: Option<i64>,
+    pub game_id: Option<String>,
+    pub move_number: Option<i64>,
+    pub outcome: String,
+    pub applied: i32,
+    pub moves_to: Option<i64>,
+    pub detail: Option<String>,
+}
+
+#[derive(Queryable, Selectable, Clone, Debug)]
+#[diesel(table_name = inbound_mails)]
+pub struct InboundMailRow {
+    pub id: i64,
+    pub received_at: i64,
+    pub via: String,
+    pub sender: Option<String>,
+    pub message_id: String,
+    pub user_id: Option<i64>,
+    pub game_id: Option<String>,
+    pub move_number: Option<i64>,
+    pub outcome: String,
+    pub applied: i32,
+    pub moves_to: Option<i64>,
+    pub detail: Option<String>,
+}
+
+/// Inserts the row unless its Message-ID is recorded already; returns
+/// whether it was inserted (the message is this caller's to handle).
+pub fn claim(conn: &mut DbConnection, mail: &NewInboundMail) -> StoreResult<bool> {
+    let n = match conn {
+        DbConnection::Pg(pg) => diesel::insert_into(inbound_mails::table)
+            .values(mail)
+            .on_conflict(inbound_mails::message_id)
+            .do_nothing()
+            .execute(pg)?,
+        DbConnection::Sqlite(lite) => diesel::insert_into(inbound_mails::table)
+            .values(mail)
+            .on_conflict(inbound_mails::message_id)
+            .do_nothing()
+            .execute(lite)?,
+    };
+    Ok(n == 1)
+}
+
+/// Records what came of the message claimed under `message_id`.
+pub fn finish(conn: &mut DbConnection, message_id: &str, handled: &Handled) -> StoreResult<()> {
+    diesel::update(inbound_mails::table.filter(inbound_mails::message_id.eq(message_id)))
+        .set(handled)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A page of the records, newest first.
+pub fn page(conn: &mut DbConnection, offset: i64, limit: i64) -> StoreResult<Vec<InboundMailRow>> {
+    Ok(inbound_mails::table
+        .order(inbound_mails::id.desc())
+        .offset(offset)
+        .limit(limit)
+        .select(InboundMailRow::as_select())
+        .load(conn)?)
+}

@@ -1,0 +1,545 @@
+//! Playing by replying to the server's own mails, end to end: the mails
+//! come from the outbox worker through a real SMTP server
+//! (tests/smtp_sink.py), each reply is written to the address the mail
+//! carries and delivered through `hexpost mail receive` (the MTA pipe
+//! path, the binary spawned), and the answers come back through the sink.
+//! The REST API sees the same game; every refusal changes nothing.
+
+mod common;
+
+use common::smtp::{self, Received, SmtpSink};
+use common::{Api, Backend, TestServer, game};
+use diesel::prelude::*;
+use hexpost::inbound::token::{ReplyClaims, ReplyKeys};
+use hexpost::store::schema::{inbound_mails, outbox};
+use hexpost_engine::LegalAction;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const DOMAIN: &str = "replies.example.org";
+const KEYS: &str = "test:0123456789abcdef0123456789abcdef";
+const MAX_BYTES: &str = "8192";
+
+struct Table {
+    sink: SmtpSink,
+    server: TestServer,
+    players: [Api; 2],
+    emails: [String; 2],
+    user_ids: [i64; 2],
+    game_id: String,
+}
+
+fn table(py: &str, backend: Backend) -> Table {
+    let sink = SmtpSink::running(py);
+    let server = TestServer::start_with(
+        backend,
+        &[
+            ("SMTP_URL", &sink.url()),
+            ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
+            ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
+            ("MAIL_POLL_INTERVAL_MS", "50"),
+            ("REPLY_DOMAIN", DOMAIN),
+            ("REPLY_MAX_BYTES", MAX_BYTES),
+            ("JWT_KEYS", KEYS),
+        ],
+    );
+    let api = server.client();
+    let (ada, ada_id) = api.register("ada");
+    let (bob, bob_id) = api.register("bob");
+    let created = ada.post(
+        "/api/v1/games",
+        &json!({"variant": "standard", "opponent_email": "bob@example.org"}),
+    );
+    let body = created.ok().clone();
+    let game_id = body["game"]["id"].as_str().unwrap().to_string();
+    let token = body["invite_token"].as_str().unwrap();
+    bob.post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
+        .ok();
+    Table {
+        sink,
+        server,
+        players: [ada, bob],
+        emails: ["ada@example.org".into(), "bob@example.org".into()],
+        user_ids: [ada_id, bob_id],
+        game_id,
+    }
+}
+
+impl Table {
+    /// Plays random moves over the API until a player is to roll the
+    /// dice after the other player moved (so that a "your move" mail asks
+    /// them); returns that player's index and the move number.
+    fn to_a_roll(&self) -> (usize, i64) {
+        let mut rng = hexpost_engine::rng::GameRng::from_seed(21);
+        let mut last = None;
+        loop {
+            let views = [0, 1].map(|i| game(&self.players[i], &self.game_id));
+            let who = (0..2).find(|&i| views[i]["awaiting_you"] == true).unwrap();
+            let legal: Vec<LegalAction> =
+                serde_json::from_value(views[who]["legal_actions"].clone()).unwrap();
+            let expected = views[who]["move_number"].as_i64().unwrap();
+            if legal.contains(&LegalAction::RollDice) && last.is_some_and(|l| l != who) {
+                return (who, expected);
+            }
+            let action = common::choose(&views[who]["view"], &legal, &mut rng);
+            let action = serde_json::to_value(&action).unwrap();
+            let r = self.players[who].submit(&self.game_id, expected, &action);
+            if r.status == 422 && r.body["reason"]["code"] == "bank_shortage" {
+                continue;
+            }
+            r.ok();
+            last = Some(who);
+        }
+    }
+
+    /// The "your move" mail to `email` for move `at`.
+    fn turn_mail(&self, email: &str, at: i64) -> Received {
+        self.mail(0, email, "Your move", |m: &Received| {
+            m.subject().ends_with(&format!("move {at})"))
+        })
+    }
+
+    fn move_number(&self) -> i64 {
+        game(&self.players[0], &self.game_id)["move_number"]
+            .as_i64()
+            .unwrap()
+    }
+
+    /// Waits for a mail to `to` whose subject starts with `subject` (and
+    /// that `also` accepts), beyond the first `seen` messages.
+    fn mail(
+        &self,
+        seen: usize,
+        to: &str,
+        subject: &str,
+        also: impl Fn(&Received) -> bool,
+    ) -> Received {
+        let start = Instant::now();
+        loop {
+            if let Some(m) = self
+                .sink
+                .messages()
+                .into_iter()
+                .skip(seen)
+                .find(|m| m.to() == to && m.subject().starts_with(subject) && also(m))
+            {
+                return m;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no mail to {to} starting {subject:?}: {:#?}",
+                self.sink
+                    .messages()
+                    .iter()
+                    .map(|m| (m.to().to_string(), m.subject().to_string()))
+                    .collect::<Vec<_>>()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Answer and refusal mails queued so far.
+    fn answers_queued(&self) -> i64 {
+        let mut conn = self.server.db().get().unwrap();
+        outbox::table
+            .filter(outbox::kind.eq_any(["answer", "refusal"]))
+            .count()
+            .get_result(&mut conn)
+            .unwrap()
+    }
+
+    fn recorded(&self, message_id: &str) -> (String, i32, Option<String>) {
+        let mut conn = self.server.db().get().unwrap();
+        inbound_mails::table
+            .filter(inbound_mails::message_id.eq(message_id))
+            .select((
+                inbound_mails::outcome,
+                inbound_mails::applied,
+                inbound_mails::via,
+            ))
+            .first::<(String, i32, String)>(&mut conn)
+            .map(|(o, a, v)| (o, a, Some(v)))
+            .unwrap()
+    }
+
+    /// `hexpost mail receive` with `raw` on its standard input: its exit
+    /// code.
+    fn pipe(&self, raw: &[u8]) -> i32 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hexpost"))
+            .args(["mail", "receive"])
+            .env_clear()
+            .env("DATABASE_URL", &self.server.database_url)
+            .env("HEXPOST_DATA_DIR", &self.server.data_dir)
+            .env("JWT_KEYS", KEYS)
+            .env("REPLY_DOMAIN", DOMAIN)
+            .env("REPLY_MAX_BYTES", MAX_BYTES)
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(raw).unwrap();
+        let out = child.wait_with_output().unwrap();
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        out.status.code().unwrap()
+    }
+}
+
+/// A plain-text reply as a mail program writes it: the player's lines on
+/// top, the quoted mail below.
+fn reply(from: &str, to: &str, message_id: &str, body: &str) -> Vec<u8> {
+    message(
+        from,
+        to,
+        message_id,
+        "Content-Type: text/plain; charset=utf-8\r\n",
+        body,
+    )
+}
+
+fn message(from: &str, to: &str, message_id: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: your move\r\nMessage-ID: <{message_id}>\r\n\
+         Date: Fri, 27 Nov 2026 08:00:00 +0000\r\nMIME-Version: 1.0\r\n{headers}\r\n{body}"
+    )
+    .into_bytes()
+}
+
+fn reply_address(mail: &Received) -> String {
+    let header = mail
+        .header("reply-to")
+        .expect("the mail has a reply address");
+    let address = header
+        .rsplit_once('<')
+        .map_or(header, |(_, a)| a.trim_end_matches('>'));
+    assert!(
+        address.starts_with("move+") && address.ends_with(DOMAIN),
+        "{address}"
+    );
+    address.to_string()
+}
+
+fn quoted(mail: &Received) -> String {
+    let quote: String = mail.text.lines().map(|l| format!("> {l}\r\n")).collect();
+    format!(
+        "\r\nOn Fri, 27 Nov 2026 at 08:00, hexpost <games@hexpost.example.org> wrote:\r\n{quote}"
+    )
+}
+
+fn python() -> Option<String> {
+    let py = smtp::python();
+    if py.is_none() {
+        eprintln!("skipped: no Python with aiosmtpd (HEXPOST_TEST_PYTHON)");
+    }
+    py
+}
+
+#[test]
+fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
+    let Some(py) = python() else { return };
+    let t = table(&py, Backend::Sqlite);
+    let (who, at) = t.to_a_roll();
+    let email = &t.emails[who];
+    let turn = t.turn_mail(email, at);
+    assert!(turn.text.contains("You can play by replying to this mail"));
+    let address = reply_address(&turn);
+    let seen = t.sink.messages().len();
+
+    // Upper case, as some mail systems write the local part.
+    let raw = reply(
+        email,
+        &address.to_uppercase(),
+        "r1@mail.example.org",
+        &format!("R\r\n{}", quoted(&turn)),
+    );
+    assert_eq!(t.pipe(&raw), 0);
+    assert!(t.move_number() > at, "the roll is applied");
+    let answer = t.mail(seen, email, "Your reply", |_| true);
+    assert_eq!(answer.header("auto-submitted"), Some("auto-replied"));
+    assert!(
+        answer.text.contains("Applied from your reply:\n- R\n"),
+        "{}",
+        answer.text
+    );
+    assert_eq!(
+        t.recorded("r1@mail.example.org"),
+        ("applied".into(), 1, Some("stdin".into()))
+    );
+
+    // The log has the move like any other, by the player's seat.
+    let log = t.players[who].get(&format!("/api/v1/games/{}/log?after={at}", t.game_id));
+    assert_eq!(log.ok()[0]["actor"], format!("seat:{who}"));
+
+    let view = game(&t.players[who], &t.game_id);
+    let legal: Vec<LegalAction> = serde_json::from_value(view["legal_actions"].clone()).unwrap();
+    if !legal.contains(&LegalAction::EndTurn) {
+        // A seven: the robber waits, which this reply's grammar has no
+        // command for; the answer says so by its menu.
+        assert!(!answer.text.contains("  E  end your turn"));
+        return;
+    }
+    assert!(
+        answer.text.contains("  E  end your turn"),
+        "{}",
+        answer.text
+    );
+    let next = reply_address(&answer);
+    assert_ne!(next, address, "each mail has its own address");
+    let seen = t.sink.messages().len();
+    let before = t.move_number();
+    let raw = reply(email, &next, "r2@mail.example.org", "e\r\n-- \r\nAda\r\n");
+    assert_eq!(t.pipe(&raw), 0);
+    assert!(t.move_number() > before);
+    let other = &t.emails[1 - who];
+    let their_turn = t.mail(seen, other, "Your move", |_| true);
+    assert!(their_turn.header("reply-to").is_some());
+    let answer = t.mail(seen, email, "Your reply", |_| true);
+    assert!(
+        answer.text.contains("Nothing is yours to decide now"),
+        "{}",
+        answer.text
+    );
+    assert!(
+        answer.header("reply-to").is_none(),
+        "no address when nothing is asked"
+    );
+
+    // The admin record lists both, newest first.
+    let (admin, _) = common::register_admin(&t.server, "root");
+    let listed = admin.get("/api/v1/admin/mail/inbound").ok().clone();
+    let ids: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["message_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["r2@mail.example.org", "r1@mail.example.org"]);
+    assert_eq!(listed[0]["outcome"], "applied");
+    assert_eq!(listed[0]["game_id"], Value::from(t.game_id.clone()));
+}
+
+#[test]
+fn refused_replies_change_nothing_and_robots_get_no_answer() {
+    let Some(py) = python() else { return };
+    let t = table(&py, Backend::Sqlite);
+    let (who, at) = t.to_a_roll();
+    let email = t.emails[who].clone();
+    let stranger = "mallory@example.net";
+    let turn = t.turn_mail(&email, at);
+    let address = reply_address(&turn);
+    let token = address["move+".len()..address.find('@').unwrap()].to_string();
+    let user_id = t.user_ids[who];
+    let claims = |expires_at| ReplyClaims {
+        game_id: t.game_id.clone(),
+        user_id,
+        move_number: at,
+        expires_at,
+    };
+    let keys = |secret: &str| ReplyKeys::new(&[("k".into(), secret.as_bytes().to_vec())]);
+    let at_domain = |token: &str| format!("move+{token}@{DOMAIN}");
+    let expired = at_domain(
+        &keys("0123456789abcdef0123456789abcdef")
+            .issue(&claims(1))
+            .unwrap(),
+    );
+    let forged = at_domain(
+        &keys("not the server's key")
+            .issue(&claims(u32::MAX))
+            .unwrap(),
+    );
+    let mut altered = token.clone().into_bytes();
+    altered[3] = if altered[3] == b'a' { b'b' } else { b'a' };
+    let altered = at_domain(std::str::from_utf8(&altered).unwrap());
+    let html_only = "Content-Type: text/html; charset=utf-8\r\n";
+    let binary = "Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n";
+    let big = format!("R\r\n{}", "x".repeat(10_000));
+
+    // (mail, exit code, outcome recorded, answered)
+    let cases: Vec<(&str, Vec<u8>, i32, &str, bool)> = vec![
+        (
+            "forged",
+            reply(&email, &forged, "forged", "R"),
+            0,
+            "forged_token",
+            true,
+        ),
+        (
+            "altered",
+            reply(&email, &altered, "altered", "R"),
+            0,
+            "forged_token",
+            true,
+        ),
+        (
+            "stranger",
+            reply(stranger, &forged, "stranger", "R"),
+            65,
+            "forged_token",
+            false,
+        ),
+        (
+            "expired",
+            reply(&email, &expired, "expired", "R"),
+            0,
+            "expired_token",
+            true,
+        ),
+        (
+            "wrong sender",
+            reply(&t.emails[1 - who], &address, "wrong", "R"),
+            0,
+            "wrong_sender",
+            true,
+        ),
+        (
+            "stranger sender",
+            reply(stranger, &address, "wrong2", "R"),
+            65,
+            "wrong_sender",
+            false,
+        ),
+        (
+            "no address",
+            reply(&email, "games@hexpost.example.org", "noaddr", "R"),
+            0,
+            "no_reply_address",
+            true,
+        ),
+        (
+            "oversized",
+            reply(&email, &address, "big", &big),
+            0,
+            "oversized",
+            true,
+        ),
+        (
+            "not text",
+            message(&email, &address, "bin", binary, "UgoK\r\n"),
+            0,
+            "not_text",
+            true,
+        ),
+        (
+            "auto-reply",
+            message(
+                &email,
+                &address,
+                "auto",
+                "Auto-Submitted: auto-replied\r\n",
+                "R",
+            ),
+            0,
+            "ignored_auto_reply",
+            false,
+        ),
+        (
+            "bounce",
+            message(&email, &address, "bounce", "Return-Path: <>\r\n", "R"),
+            0,
+            "ignored_bounce",
+            false,
+        ),
+        (
+            "list",
+            message(
+                &email,
+                &address,
+                "list",
+                "List-Id: <games.example.org>\r\n",
+                "R",
+            ),
+            0,
+            "ignored_list",
+            false,
+        ),
+        (
+            "bulk",
+            message(&email, &address, "bulk", "Precedence: bulk\r\n", "R"),
+            0,
+            "ignored_list",
+            false,
+        ),
+    ];
+    let mut answers = t.answers_queued();
+    for (what, raw, code, outcome, answered) in &cases {
+        let id = std::str::from_utf8(raw)
+            .unwrap()
+            .split("Message-ID: <")
+            .nth(1)
+            .unwrap()
+            .split('>')
+            .next()
+            .unwrap()
+            .to_string();
+        assert_eq!(t.pipe(raw), *code, "{what}");
+        assert_eq!(t.move_number(), at, "{what}: nothing applied");
+        assert_eq!(t.recorded(&id).0, *outcome, "{what}");
+        let now = t.answers_queued();
+        assert_eq!(now - answers, i64::from(*answered), "{what}: answered");
+        answers = now;
+    }
+    let refusal = t.mail(0, &email, "Your mail to hexpost was not read", |_| true);
+    assert_eq!(refusal.header("auto-submitted"), Some("auto-replied"));
+    assert!(
+        !refusal.text.contains(&t.game_id),
+        "a refusal names no game"
+    );
+
+    // HTML only, from Gmail: read up to its quote.
+    let gmail = "<div dir=\"ltr\">R</div><br><div class=\"gmail_quote\"><div class=\"gmail_attr\">On Fri wrote:</div><blockquote>E</blockquote></div>";
+    let raw = message(&email, &address, "html", html_only, gmail);
+    assert_eq!(t.pipe(&raw), 0);
+    assert_eq!(t.recorded("html").0, "applied");
+    let after = t.move_number();
+    assert!(after > at);
+
+    // The same message again (same Message-ID): applied once.
+    assert_eq!(t.pipe(&raw), 0);
+    assert_eq!(t.move_number(), after);
+
+    // A reply to the old mail with a new Message-ID: stale, answered with
+    // the game as it stands, nothing applied.
+    let seen = t.sink.messages().len();
+    let raw = reply(&email, &address, "stale", "R\r\nE");
+    assert_eq!(t.pipe(&raw), 0);
+    assert_eq!(t.move_number(), after);
+    assert_eq!(t.recorded("stale").0, "stale_move");
+    let answer = t.mail(seen, &email, "Not applied: the game moved on", |_| true);
+    assert!(
+        answer
+            .text
+            .contains(&format!("your reply answered move {at}")),
+        "{}",
+        answer.text
+    );
+}
+
+/// Two deliveries of one message at the same moment (two MTAs, two
+/// instances): exactly one is played, on either database.
+#[test]
+fn one_message_delivered_twice_at_once_is_played_once() {
+    let Some(py) = python() else { return };
+    for backend in common::BACKENDS {
+        let t = table(&py, backend);
+        let (who, at) = t.to_a_roll();
+        let email = t.emails[who].clone();
+        let address = reply_address(&t.turn_mail(&email, at));
+        let raw = reply(&email, &address, "twice@mail.example.org", "R");
+        let codes: Vec<i32> = std::thread::scope(|s| {
+            let runs: Vec<_> = (0..2).map(|_| s.spawn(|| t.pipe(&raw))).collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        assert_eq!(codes, [0, 0], "{backend:?}");
+        assert_eq!(t.recorded("twice@mail.example.org").1, 1, "{backend:?}");
+        let log = t.players[who].get(&format!("/api/v1/games/{}/log?after={at}", t.game_id));
+        let decisions = log
+            .ok()
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["actor"] == format!("seat:{who}"))
+            .count();
+        assert_eq!(decisions, 1, "{backend:?}: one roll");
+    }
+}
