@@ -8,6 +8,7 @@ pub mod games;
 pub mod outbox;
 mod pool;
 pub mod schema;
+pub mod sessions;
 pub mod used_jtis;
 pub mod users;
 
