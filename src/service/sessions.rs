@@ -82,8 +82,8 @@ impl Rules<'_> {
     pub fn refresh(&self, conn: &mut DbConnection, token: &str, now: i64) -> Result<Issued, Error> {
         let outcome = write_tx(conn, |conn| self.exchange(conn, token, now))?;
         match outcome {
-            Exchange::Issued(issued) => Ok(issued),
-            Exchange::Reused => Err(refusal(
+            Some(issued) => Ok(issued),
+            None => Err(refusal(
                 "refresh_token_reused",
                 "this refresh token was used already; its session has been ended in case it \
                  was stolen: sign in again",
@@ -91,7 +91,14 @@ impl Rules<'_> {
         }
     }
 
-    fn exchange(&self, conn: &mut DbConnection, token: &str, now: i64) -> Result<Exchange, Error> {
+    /// The successor of `token`, or None when its reuse ended the session
+    /// (a change that must be committed, hence not an error here).
+    fn exchange(
+        &self,
+        conn: &mut DbConnection,
+        token: &str,
+        now: i64,
+    ) -> Result<Option<Issued>, Error> {
         let hash = sha256_hex(token.as_bytes());
         let unknown = || {
             refusal(
@@ -112,11 +119,11 @@ impl Rules<'_> {
                 db::token(conn, &successor_hash)?.is_some_and(|t| t.used_at.is_none());
             if now - used_at > REUSE_GRACE_MS || !successor_unused {
                 db::revoke(conn, session.user_id, session.id, now)?;
-                return Ok(Exchange::Reused);
+                return Ok(None);
             }
         }
         db::touch(conn, session.id, now)?;
-        Ok(Exchange::Issued(Issued {
+        Ok(Some(Issued {
             user,
             session: Session {
                 last_used_at: now,
@@ -208,11 +215,6 @@ pub fn sign_in_code(
         },
     )?;
     Ok(code)
-}
-
-enum Exchange {
-    Issued(Issued),
-    Reused,
 }
 
 /// A 401 refusal with its own code.
