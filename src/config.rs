@@ -49,6 +49,7 @@ pub struct Config {
     pub deadlines: DeadlineConfig,
     pub streams: StreamConfig,
     pub reply: ReplyConfig,
+    pub sessions: SessionConfig,
 }
 
 /// Playing by replying to mails (`inbound`).
@@ -61,6 +62,17 @@ pub struct ReplyConfig {
     pub token_ttl_secs: u64,
     /// Larger replies are refused unread.
     pub max_bytes: usize,
+}
+
+/// Sign-in sessions and mail sign-in links (`service::sessions`).
+#[derive(Clone, Debug)]
+pub struct SessionConfig {
+    /// A session unused for this long ends (each refresh restarts it).
+    pub idle: std::time::Duration,
+    /// A session ends this long after its login, however often used.
+    pub lifetime: std::time::Duration,
+    /// How long the sign-in code of a game mail's link stays usable.
+    pub mail_link: std::time::Duration,
 }
 
 /// The live event streams (`api::streams`).
@@ -190,6 +202,11 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
             token_ttl_secs: num("REPLY_TOKEN_TTL_SECS", 30 * 24 * 3600)?.max(60),
             max_bytes: num("REPLY_MAX_BYTES", 256 * 1024)?.max(1024) as usize,
         },
+        sessions: SessionConfig {
+            idle: days(num("SESSION_IDLE_DAYS", 30)?.max(1)),
+            lifetime: days(num("SESSION_LIFETIME_DAYS", 90)?.max(1)),
+            mail_link: std::time::Duration::from_secs(3600 * num("MAIL_SIGN_IN_HOURS", 72)?),
+        },
         log_json: get("LOG_FORMAT").is_some_and(|v| v.eq_ignore_ascii_case("json")),
         metrics_token: get("METRICS_TOKEN"),
         database_url,
@@ -271,6 +288,10 @@ impl Config {
 }
 
 /// `kid:secret,kid:secret` with secrets of at least 32 bytes.
+fn days(n: u64) -> std::time::Duration {
+    std::time::Duration::from_secs(n * 86_400)
+}
+
 fn parse_keys(text: &str) -> Result<Vec<(String, Vec<u8>)>, ConfigError> {
     let mut keys = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {

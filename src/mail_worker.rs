@@ -5,7 +5,7 @@
 
 use crate::background::Shutdown;
 use crate::clock::Clock;
-use crate::config::{Config, MailConfig};
+use crate::config::{Config, MailConfig, SessionConfig};
 use crate::inbound::address::ReplyAddresses;
 use crate::mail::sender::{self, Envelope, Mailer};
 use crate::mail::templates::Templates;
@@ -30,6 +30,7 @@ pub struct Worker {
     shutdown: Shutdown,
     metrics: Option<Arc<Metrics>>,
     replies: Option<ReplyAddresses>,
+    sessions: SessionConfig,
 }
 
 impl Worker {
@@ -44,6 +45,7 @@ impl Worker {
             shutdown: Shutdown::never(),
             metrics: None,
             replies: ReplyAddresses::of(config),
+            sessions: config.sessions.clone(),
         })
     }
 
@@ -131,7 +133,7 @@ impl Worker {
                 break;
             }
             let context = match self.context(&mut conn, row) {
-                Ok(Some(context)) => Ok(context),
+                Ok(Some(context)) => self.with_sign_in(&mut conn, row, context),
                 Ok(None) => {
                     outbox::mark_skipped(&mut conn, row.id, lease).map_err(|e| e.to_string())?;
                     tracing::info!(mail = row.id, kind = %row.kind, "nothing to send");
@@ -208,6 +210,41 @@ impl Worker {
         serde_json::from_str(&row.context)
             .map(Some)
             .map_err(|e| format!("mail context: {e}"))
+    }
+
+    /// A mail that asks its reader to act in a game links to it with a
+    /// single-use sign-in code (`service::sessions`), made as it is sent
+    /// so that its lifetime starts when the mail goes out.
+    fn with_sign_in(
+        &self,
+        conn: &mut DbConnection,
+        row: &MailRow,
+        mut context: serde_json::Value,
+    ) -> Result<serde_json::Value, String> {
+        let asks_to_act = [
+            kind::YOUR_MOVE,
+            kind::REMINDER,
+            kind::ACCEPTED,
+            kind::TIMEOUT,
+        ];
+        let (Some(user), Some(game)) = (row.user_id, row.game_id.as_deref()) else {
+            return Ok(context);
+        };
+        if !asks_to_act.contains(&row.kind.as_str()) || self.sessions.mail_link.is_zero() {
+            return Ok(context);
+        }
+        let code = crate::service::sessions::sign_in_code(
+            conn,
+            &self.sessions,
+            user,
+            game,
+            self.clock.now(),
+        )
+        .map_err(|e| e.detail)?;
+        if let Some(fields) = context.as_object_mut() {
+            fields.insert("sign_in".into(), code.into());
+        }
+        Ok(context)
     }
 
     fn next_digest(&self, conn: &mut DbConnection, user: i64, at: i64) {

@@ -87,6 +87,47 @@ fn two_browsers_play_a_whole_ck_for_two_game() {
     }
 }
 
+/// Sessions in the browser (web/e2e/sessions.mjs): a reload after the
+/// access token expired keeps the player signed in, revoking a session
+/// signs that browser out, and a mail's sign-in link works once.
+#[test]
+fn browsers_stay_signed_in_are_signed_out_when_revoked_and_follow_mail_links() {
+    if !browsers_installed() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ttl = "3";
+    let server = TestServer::start_with(
+        Backend::Postgres,
+        &[
+            ("ACCESS_TOKEN_TTL_SECS", ttl),
+            ("MAIL_POLL_INTERVAL_MS", "50"),
+        ],
+    );
+    let api = server.client();
+    let (creator, _, game) = api.new_game("standard", json!({}));
+    let me = creator.get("/api/v1/me").ok().clone();
+    let email = me["email"].as_str().unwrap();
+    let code = common::mailed_sign_in_code(&server, &game, email);
+    let out = Command::new("node")
+        .arg(root.join("web/e2e/sessions.mjs"))
+        .arg(&server.base)
+        .arg(root.join("target/e2e-artifacts"))
+        .arg(email)
+        .arg("correct horse battery")
+        .arg(format!("/games/{game}#sign-in={code}"))
+        .arg(ttl)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}{stderr}");
+    assert!(
+        out.status.success(),
+        "sessions in Chromium:\n{stdout}{stderr}"
+    );
+}
+
 /// A "your move" mail as a phone shows it: its HTML, the board picture in
 /// place of its cid: URL, opened in Chromium at a phone's width
 /// (web/e2e/mail.mjs); the screenshot is kept with the other artifacts.

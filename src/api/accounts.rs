@@ -5,12 +5,13 @@ use crate::api::caller::AuthUser;
 use crate::api::json::Json;
 use crate::api::limited::LoginAttempt;
 use crate::api::problem::Problem;
+use crate::api::sessions::{self, TokenResponse};
 use crate::app::{AppState, Db};
 use crate::auth::password;
 use crate::auth::signing::{self, CompactJws};
 use crate::error::Error;
 use crate::store::users::{self, User, UserKey};
-use actix_web::{HttpResponse, delete, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -32,6 +33,10 @@ pub struct RegisterRequest {
     /// 8 to 128 characters.
     #[schema(example = "correct horse battery", min_length = 8, max_length = 128)]
     pub password: String,
+    /// Keep the session's refresh token in an HttpOnly cookie instead of
+    /// the body (browsers; see `TokenResponse::refresh_token`).
+    #[serde(default)]
+    pub refresh_cookie: bool,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -42,6 +47,10 @@ pub struct LoginRequest {
     #[schema(pattern = r"^[^\x00-\x1F\x7F-\x9F]*$")]
     pub email: String,
     pub password: String,
+    /// Keep the session's refresh token in an HttpOnly cookie instead of
+    /// the body (browsers; see `TokenResponse::refresh_token`).
+    #[serde(default)]
+    pub refresh_cookie: bool,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -64,31 +73,6 @@ impl From<&User> for UserInfo {
     }
 }
 
-#[derive(Serialize, ToSchema)]
-#[schema(example = json!({
-    "access_token": "eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiIsImtpZCI6IjIwMjYtMDEifQ.eyJzdWIiOiIxIiwiYXVkIjoiaGV4cG9zdCIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjoxNzY3MjI5MjAwLCJhZG0iOmZhbHNlfQ.5yu2XjtlNlXHpvGK__971Ttpdi3pVOn-0-2W24Di-yc",
-    "token_type": "Bearer",
-    "expires_in": 3600,
-    "user": {"id": 1, "email": "ada@example.org", "display_name": "Ada", "is_admin": false}
-}))]
-pub struct TokenResponse {
-    pub access_token: String,
-    #[schema(example = "Bearer")]
-    pub token_type: &'static str,
-    /// Seconds until the token expires.
-    pub expires_in: u64,
-    pub user: UserInfo,
-}
-
-fn token_response(state: &AppState, user: &User) -> Result<TokenResponse, Error> {
-    Ok(TokenResponse {
-        access_token: state.tokens.issue(user.id, user.is_admin)?,
-        token_type: "Bearer",
-        expires_in: state.tokens.ttl_secs(),
-        user: user.into(),
-    })
-}
-
 /// The rules every new account follows, registered or made by an admin:
 /// the normalised e-mail address and the display name.
 pub fn check_registration(req: &RegisterRequest) -> Result<(String, String), Error> {
@@ -105,17 +89,23 @@ pub fn check_registration(req: &RegisterRequest) -> Result<(String, String), Err
              or control characters",
         ));
     }
-    let len = req.password.chars().count();
-    if !(8..=128).contains(&len) {
+    check_password(&req.password)?;
+    Ok((email, name))
+}
+
+/// The rule every new password follows.
+pub fn check_password(password: &str) -> Result<(), Error> {
+    if !(8..=128).contains(&password.chars().count()) {
         return Err(Error::unprocessable(
             "invalid_password",
             "password must be 8 to 128 characters",
         ));
     }
-    Ok((email, name))
+    Ok(())
 }
 
-/// Creates an account and returns an access token for it.
+/// Creates an account and signs in to it: a new session, with an access
+/// token and a refresh token.
 #[utoipa::path(tag = "accounts", request_body = RegisterRequest, responses(
     (status = 201, body = TokenResponse),
     (status = 409, description = "E-mail already registered (`email_taken`)", body = Problem, content_type = "application/problem+json"),
@@ -125,6 +115,7 @@ pub fn check_registration(req: &RegisterRequest) -> Result<(String, String), Err
 #[post("/accounts")]
 pub async fn register(
     state: web::Data<AppState>,
+    req: HttpRequest,
     _counted: LoginAttempt,
     body: Json<RegisterRequest>,
 ) -> Result<HttpResponse, Error> {
@@ -141,19 +132,30 @@ pub async fn register(
         .ok_or_else(|| {
             Error::conflict("email_taken", "an account with this e-mail address exists")
         })?;
-    Ok(HttpResponse::Created().json(token_response(&state, &user)?))
+    start_session(
+        &state,
+        &req,
+        user,
+        body.refresh_cookie,
+        HttpResponse::Created(),
+    )
+    .await
 }
 
-/// Exchanges e-mail and password for a short-lived access token.
+/// Exchanges e-mail and password for a new session: a short-lived access
+/// token, and a refresh token that keeps the session going
+/// (`POST /api/v1/auth/refresh`).
 #[utoipa::path(tag = "accounts", request_body = LoginRequest, responses(
     (status = 200, body = TokenResponse),
     (status = 401, description = "Wrong e-mail or password (`bad_credentials`)", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "The password is right but an admin disabled the account (`account_disabled`)", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "Body of the wrong shape (`invalid_body`), or a control character in the e-mail address (`invalid_email`)", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "Too many attempts", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/token")]
 pub async fn login(
     state: web::Data<AppState>,
+    req: HttpRequest,
     _counted: LoginAttempt,
     body: Json<LoginRequest>,
 ) -> Result<HttpResponse, Error> {
@@ -183,7 +185,31 @@ pub async fn login(
         e.code = "bad_credentials";
         e
     })?;
-    Ok(HttpResponse::Ok().json(token_response(&state, &user)?))
+    if user.disabled_at.is_some() {
+        return Err(Error::new(
+            actix_web::http::StatusCode::FORBIDDEN,
+            "account_disabled",
+            "Account disabled",
+            "an admin disabled this account",
+        ));
+    }
+    start_session(&state, &req, user, body.refresh_cookie, HttpResponse::Ok()).await
+}
+
+async fn start_session(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    user: User,
+    in_cookie: bool,
+    reply: actix_web::HttpResponseBuilder,
+) -> Result<HttpResponse, Error> {
+    let origin = sessions::origin(req);
+    let now = state.clock.now();
+    let st = state.clone();
+    let issued = state
+        .db(move |conn| sessions::rules(&st).start(conn, user, &origin, now))
+        .await?;
+    sessions::signed_in(state, issued, in_cookie, reply)
 }
 
 /// The calling user.

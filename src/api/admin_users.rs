@@ -10,6 +10,7 @@ use crate::auth::password;
 use crate::error::Error;
 use crate::service::housekeeping;
 use actix_web::{HttpResponse, post, web};
+
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -56,6 +57,7 @@ pub async fn create_user(
         email,
         display_name,
         password: secret,
+        refresh_cookie: false,
     };
     let (email, name) = check_registration(&account)?;
     let hash = state
@@ -69,4 +71,55 @@ pub async fn create_user(
         })
         .await?;
     Ok(HttpResponse::Created().json(UserInfo::from(&user)))
+}
+
+/// Disables an account: it can no longer sign in (`account_disabled`),
+/// and every session of it ends at once; access tokens already issued
+/// expire within `ACCESS_TOKEN_TTL_SECS`. The admin log records it.
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(("user_id" = i64, Path)), responses(
+    (status = 204, description = "Disabled"),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "No such account (`not_found`)", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/admin/users/{user_id}/disable")]
+pub async fn disable(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Error> {
+    set_disabled(&state, admin, path.into_inner(), true).await
+}
+
+/// Lets a disabled account sign in again (its old sessions stay ended).
+#[utoipa::path(tag = "admin", security(("bearer" = [])), params(("user_id" = i64, Path)), responses(
+    (status = 204, description = "Enabled"),
+    (status = 401, body = Problem, content_type = "application/problem+json"),
+    (status = 403, body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "No such account (`not_found`)", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/admin/users/{user_id}/enable")]
+pub async fn enable(
+    state: web::Data<AppState>,
+    admin: AdminUser,
+    path: web::Path<i64>,
+) -> Result<HttpResponse, Error> {
+    set_disabled(&state, admin, path.into_inner(), false).await
+}
+
+async fn set_disabled(
+    state: &web::Data<AppState>,
+    admin: AdminUser,
+    user: i64,
+    disabled: bool,
+) -> Result<HttpResponse, Error> {
+    let now = state.clock.now();
+    let found = state
+        .db(move |conn| housekeeping::set_disabled(conn, Some(admin.0.id), user, disabled, now))
+        .await?;
+    if found {
+        Ok(HttpResponse::NoContent().finish())
+    } else {
+        Err(Error::not_found("user"))
+    }
 }

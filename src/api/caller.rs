@@ -11,6 +11,8 @@ use std::future::{Ready, ready};
 pub struct AuthUser {
     pub id: i64,
     pub is_admin: bool,
+    /// The sign-in session of the token, if it was issued to one.
+    pub session: Option<i64>,
 }
 
 impl FromRequest for AuthUser {
@@ -39,6 +41,7 @@ fn authenticate(req: &HttpRequest) -> Result<AuthUser, Error> {
     Ok(AuthUser {
         id: claims.user_id()?,
         is_admin: claims.adm,
+        session: claims.sid,
     })
 }
 

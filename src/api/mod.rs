@@ -16,6 +16,7 @@ pub mod limited;
 pub mod notifications;
 pub mod problem;
 pub mod request_id;
+pub mod sessions;
 pub mod streams;
 
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -23,6 +24,13 @@ use utoipa_actix_web::service_config::ServiceConfig;
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(accounts::register)
         .service(accounts::login)
+        .service(sessions::refresh)
+        .service(sessions::logout)
+        .service(sessions::mail_link)
+        .service(sessions::list)
+        .service(sessions::revoke)
+        .service(sessions::revoke_all)
+        .service(sessions::change_password)
         .service(accounts::me)
         .service(accounts::add_key)
         .service(accounts::list_keys)
@@ -52,6 +60,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(admin_games::import)
         .service(admin_games::purge_invitations)
         .service(admin_users::create_user)
+        .service(admin_users::disable)
+        .service(admin_users::enable)
         .service(admin_mail::failed)
         .service(admin_mail::inbound)
         .service(admin_mail::retry_all)

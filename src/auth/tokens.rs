@@ -29,6 +29,9 @@ pub struct Claims {
     /// Admin rights at the time of issue.
     #[serde(default)]
     pub adm: bool,
+    /// The sign-in session the token was issued to (`service::sessions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sid: Option<i64>,
 }
 
 impl Claims {
@@ -41,6 +44,7 @@ impl Claims {
 
 pub struct TokenKeys {
     keys: Vec<(String, EncodingKey, DecodingKey)>,
+    secrets: Vec<Vec<u8>>,
     issuer: String,
     audience: String,
     ttl_secs: u64,
@@ -67,6 +71,7 @@ impl TokenKeys {
                     )
                 })
                 .collect(),
+            secrets: keys.iter().map(|(_, secret)| secret.clone()).collect(),
             issuer: issuer.to_string(),
             audience: audience.to_string(),
             ttl_secs,
@@ -74,11 +79,22 @@ impl TokenKeys {
         }
     }
 
+    /// The key refresh-token successors are derived with
+    /// (`service::sessions`): the signing key.
+    pub fn signing_secret(&self) -> &[u8] {
+        &self.secrets[0]
+    }
+
     pub fn ttl_secs(&self) -> u64 {
         self.ttl_secs
     }
 
-    pub fn issue(&self, user_id: i64, is_admin: bool) -> Result<String, Error> {
+    pub fn issue(
+        &self,
+        user_id: i64,
+        is_admin: bool,
+        session: Option<i64>,
+    ) -> Result<String, Error> {
         let (kid, key, _) = &self.keys[0];
         let now = jsonwebtoken::get_current_timestamp();
         let mut header = Header::new(Algorithm::HS256);
@@ -91,6 +107,7 @@ impl TokenKeys {
             exp: now + self.ttl_secs,
             nbf: None,
             adm: is_admin,
+            sid: session,
         };
         encode(&header, &claims, key).map_err(Error::internal)
     }

@@ -161,6 +161,7 @@ pub fn run(config: Config, cmd: AdminCommand) -> Result<(), String> {
                 email,
                 display_name: name.trim().to_string(),
                 password,
+                refresh_cookie: false,
             };
             let (email, name) =
                 crate::api::accounts::check_registration(&account).map_err(|e| e.detail)?;

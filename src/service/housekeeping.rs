@@ -35,6 +35,32 @@ pub fn create_user(
     })
 }
 
+/// Disables an account (it can no longer sign in, and every session of it
+/// ends) or enables it again; false when there is no such account.
+pub fn set_disabled(
+    conn: &mut DbConnection,
+    admin: Option<i64>,
+    user: i64,
+    disabled: bool,
+    now: i64,
+) -> Result<bool, Error> {
+    write_tx(conn, |conn| {
+        if !crate::store::users::set_disabled(conn, user, disabled.then_some(now))? {
+            return Ok(false);
+        }
+        if disabled {
+            crate::store::sessions::revoke_all(conn, user, now)?;
+        }
+        let action = if disabled {
+            "disable_user"
+        } else {
+            "enable_user"
+        };
+        db::admin_log(conn, admin, action, &user.to_string(), "")?;
+        Ok(true)
+    })
+}
+
 pub const ALL_STATUSES: [&str; 5] = [
     status::OPEN,
     status::ACTIVE,

@@ -13,6 +13,7 @@ pub mod games;
 pub mod housekeeping;
 pub mod moves;
 pub mod notify;
+pub mod sessions;
 pub mod timeouts;
 pub mod whole_numbers;
 

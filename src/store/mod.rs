@@ -9,6 +9,7 @@ pub mod inbound_mails;
 pub mod outbox;
 mod pool;
 pub mod schema;
+pub mod sessions;
 pub mod used_jtis;
 pub mod users;
 

@@ -14,6 +14,7 @@ diesel::table! {
         quiet_end -> Nullable<Integer>,
         digest_hour -> Integer,
         version -> BigInt,
+        disabled_at -> Nullable<BigInt>,
     }
 }
 
@@ -161,7 +162,41 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    sessions (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        created_at -> BigInt,
+        last_used_at -> BigInt,
+        expires_at -> BigInt,
+        user_agent -> Text,
+        ip -> Text,
+        revoked_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    refresh_tokens (token_hash) {
+        token_hash -> Text,
+        session_id -> BigInt,
+        issued_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    sign_in_codes (code_hash) {
+        code_hash -> Text,
+        user_id -> BigInt,
+        game_id -> Text,
+        expires_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
+diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(refresh_tokens -> sessions (session_id));
 diesel::joinable!(used_jtis -> users (user_id));
 diesel::joinable!(game_players -> games (game_id));
 diesel::joinable!(game_players -> users (user_id));
@@ -179,5 +214,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     admin_log,
     outbox,
     inbound_mails,
-    used_jtis
+    used_jtis,
+    sessions,
+    refresh_tokens,
+    sign_in_codes
 );

@@ -26,6 +26,8 @@ pub struct User {
     /// Raised by every change of the row (`set_*` below), so that a copy
     /// of it can be checked when a game's change is written.
     pub version: i64,
+    /// When an admin disabled the account; it cannot sign in since.
+    pub disabled_at: Option<i64>,
 }
 
 #[derive(Insertable)]
@@ -183,6 +185,28 @@ pub fn unchanged(conn: &mut DbConnection, people: &[User; 2]) -> StoreResult<boo
         }
     }
     Ok(true)
+}
+
+/// Disables (`Some(at)`) or re-enables (`None`) an account; false when
+/// there is no such account.
+pub fn set_disabled(conn: &mut DbConnection, id: i64, at: Option<i64>) -> StoreResult<bool> {
+    Ok(diesel::update(users::table.find(id))
+        .set((
+            users::disabled_at.eq(at),
+            users::version.eq(users::version + 1),
+        ))
+        .execute(conn)?
+        == 1)
+}
+
+pub fn set_password_hash(conn: &mut DbConnection, id: i64, hash: &str) -> StoreResult<()> {
+    diesel::update(users::table.find(id))
+        .set((
+            users::password_hash.eq(hash),
+            users::version.eq(users::version + 1),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 pub fn set_admin(conn: &mut DbConnection, id: i64, admin: bool) -> StoreResult<()> {

@@ -601,6 +601,42 @@ pub fn register_admin(server: &TestServer, name: &str) -> (Api, i64) {
     )
 }
 
+/// Waits for the mail files of `server` (no SMTP_URL: mails are files) to hold a link with a sign-in
+/// code to `game`, sent to `to`; returns the code.
+pub fn mailed_sign_in_code(server: &TestServer, game: &str, to: &str) -> String {
+    let dir = server.data_dir.join("mail");
+    let start = std::time::Instant::now();
+    loop {
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        for file in files {
+            let eml = std::fs::read_to_string(&file).unwrap_or_default();
+            // Quoted-printable soft breaks and `=` may split the link.
+            let eml = eml
+                .replace("=\r\n", "")
+                .replace("=\n", "")
+                .replace("=3D", "=");
+            if !eml.contains(&format!("To: {to}")) {
+                continue;
+            }
+            let link = format!("/games/{game}#sign-in=");
+            if let Some(at) = eml.find(&link) {
+                return eml[at + link.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                    .collect();
+            }
+        }
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "no sign-in link to {game} for {to} under {}",
+            dir.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// The value of the sample `name` whose labels include every one of
 /// `labels`, if the metrics text has it.
 pub fn metric_sample(text: &str, name: &str, labels: &[(&str, &str)]) -> Option<f64> {

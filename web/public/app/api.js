@@ -1,10 +1,17 @@
-// The public REST API, and the session. The access token lives in
-// sessionStorage: it survives a reload of the tab (a player coming back from
-// a mail link keeps their session) but not the closing of the browser, and
-// other tabs and sites never see it. It expires after an hour anyway.
+// The public REST API, and the session. A login is a server-side session
+// with two tokens. The refresh token lives in an HttpOnly cookie that only
+// /api/v1/auth sees, so no script (ours or an injected one) can read it; it
+// keeps the browser signed in for weeks. The access token, good for an
+// hour, lives in sessionStorage: other tabs and sites never see it, and a
+// new tab or a reload after it expired gets a fresh one from the cookie.
+// Refreshes happen a minute before expiry, and again when a request is
+// answered 401; one refresh at a time per tab.
 
 const TOKEN_KEY = 'hexpost.token';
+const EXPIRES_KEY = 'hexpost.expires';
+// Not secret: the name shown, and the hint that a refresh cookie may exist.
 const USER_KEY = 'hexpost.user';
+const EARLY_MS = 60000;
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -16,21 +23,87 @@ export class ApiError extends Error {
 }
 
 export function currentUser() {
-  const raw = sessionStorage.getItem(USER_KEY);
-  return raw && sessionStorage.getItem(TOKEN_KEY) ? JSON.parse(raw) : null;
+  const raw = localStorage.getItem(USER_KEY);
+  return raw ? JSON.parse(raw) : null;
 }
+
+let refreshTimer = null;
+let refreshing = null;
 
 export function startSession(tokenResponse) {
   sessionStorage.setItem(TOKEN_KEY, tokenResponse.access_token);
-  sessionStorage.setItem(USER_KEY, JSON.stringify(tokenResponse.user));
+  const expiresAt = Date.now() + tokenResponse.expires_in * 1000;
+  sessionStorage.setItem(EXPIRES_KEY, String(expiresAt));
+  localStorage.setItem(USER_KEY, JSON.stringify(tokenResponse.user));
+  scheduleRefresh(expiresAt);
 }
 
 export function endSession() {
+  clearTimeout(refreshTimer);
   sessionStorage.removeItem(TOKEN_KEY);
-  sessionStorage.removeItem(USER_KEY);
+  sessionStorage.removeItem(EXPIRES_KEY);
+  localStorage.removeItem(USER_KEY);
 }
 
-async function send(method, path, body, extraHeaders = {}) {
+// When to refresh a token that expires at `expiresAt`: a minute early,
+// and at once if that is past.
+export function refreshDelay(expiresAt, now = Date.now()) {
+  return Math.max(0, expiresAt - EARLY_MS - now);
+}
+
+function scheduleRefresh(expiresAt) {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => refresh().catch(() => {}), refreshDelay(expiresAt));
+}
+
+// New tokens from the refresh cookie; ends the session when the server
+// refuses (revoked, expired, or reused). Concurrent callers share one try.
+export function refresh() {
+  refreshing ??= (async () => {
+    try {
+      const res = await fetch('/api/v1/auth/refresh', {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      const text = await res.text();
+      const data = text ? JSON.parse(text) : null;
+      if (res.ok) {
+        startSession(data);
+        return true;
+      }
+      if (res.status === 401) signedOut();
+      throw new ApiError(res.status, data);
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+function signedOut() {
+  endSession();
+  window.dispatchEvent(new CustomEvent('hexpost:unauthorized'));
+}
+
+// At start: a fresh access token if this tab has none or an old one while
+// a session is remembered. False when the session is gone.
+export async function resumeSession() {
+  if (!currentUser()) return false;
+  const expiresAt = Number(sessionStorage.getItem(EXPIRES_KEY) || 0);
+  if (sessionStorage.getItem(TOKEN_KEY) && expiresAt - EARLY_MS > Date.now()) {
+    scheduleRefresh(expiresAt);
+    return true;
+  }
+  try {
+    return await refresh();
+  } catch (err) {
+    // Offline or the server briefly away: keep the session, try later.
+    return err instanceof ApiError ? false : Boolean(currentUser());
+  }
+}
+
+async function send(method, path, body, extraHeaders = {}, retried = false) {
   const headers = { Accept: 'application/json', ...extraHeaders };
   const token = sessionStorage.getItem(TOKEN_KEY);
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -43,10 +116,12 @@ async function send(method, path, body, extraHeaders = {}) {
   if (res.status === 304) return { res, data: null };
   const text = await res.text();
   const data = text ? JSON.parse(text) : null;
-  if (res.status === 401 && token) {
-    // Expired or revoked: the router sends the player to log in again.
-    endSession();
-    window.dispatchEvent(new CustomEvent('hexpost:unauthorized'));
+  if (res.status === 401 && token && !retried) {
+    // Expired early (a sleeping laptop): one refresh, then the request
+    // again; a refused refresh sends the player to log in.
+    if (await refresh().catch(() => false)) return send(method, path, body, extraHeaders, true);
+  } else if (res.status === 401 && token) {
+    signedOut();
   }
   if (!res.ok) throw new ApiError(res.status, data);
   return { res, data };
@@ -74,8 +149,13 @@ const enc = encodeURIComponent;
 
 export const api = {
   register: (email, display_name, password) =>
-    request('POST', '/accounts', { email, display_name, password }),
-  login: (email, password) => request('POST', '/auth/token', { email, password }),
+    request('POST', '/accounts', { email, display_name, password, refresh_cookie: true }),
+  login: (email, password) => request('POST', '/auth/token', { email, password, refresh_cookie: true }),
+  mailSignIn: (code, game_id) => request('POST', '/auth/mail-link', { code, game_id, refresh_cookie: true }),
+  logout: () => request('POST', '/auth/logout'),
+  sessions: () => request('GET', '/account/sessions'),
+  revokeSession: (id) => request('DELETE', `/account/sessions/${enc(id)}`),
+  revokeAllSessions: () => request('DELETE', '/account/sessions'),
   games: () => request('GET', '/games?per_page=100'),
   createGame: (body) => request('POST', '/games', body),
   game: (id) => request('GET', `/games/${enc(id)}`),

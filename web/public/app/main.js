@@ -2,7 +2,7 @@
 // function that fills <main> and may return a function that stops it
 // (the game page's polling).
 
-import { currentUser, endSession } from './api.js';
+import { api, currentUser, endSession, resumeSession, startSession } from './api.js';
 import { h, replace } from './dom.js';
 import { navigate, showStatus } from './nav.js';
 import { loginView, signupView } from './views/auth.js';
@@ -11,6 +11,7 @@ import { newGameView } from './views/new_game.js';
 import { invitationView } from './views/invitation.js';
 import { gameView } from './views/game.js';
 import { settingsView } from './views/settings.js';
+import { sessionsView } from './views/sessions.js';
 
 const ROUTES = [
   [/^\/$/, () => (currentUser() ? gamesView : loginView), true],
@@ -21,6 +22,7 @@ const ROUTES = [
   [/^\/games\/([^/]+)$/, () => gameView, true],
   [/^\/invitations\/([^/]+)$/, () => invitationView, false],
   [/^\/settings$/, () => settingsView, true],
+  [/^\/sessions$/, () => sessionsView, true],
 ];
 
 let stop = null;
@@ -36,9 +38,12 @@ function renderNav() {
     h('a', { href: '/games' }, 'My games'),
     h('a', { href: '/new' }, 'New game'),
     h('a', { href: '/settings' }, 'Settings'),
+    h('a', { href: '/sessions' }, 'Sessions'),
     h('span', { class: 'who' }, user.display_name),
     h('button', {
-      type: 'button', class: 'link', onclick: () => {
+      type: 'button', class: 'link', onclick: async () => {
+        // Signed out here even if the server cannot be told.
+        await api.logout().catch(() => {});
         endSession();
         navigate('/login');
       },
@@ -98,4 +103,29 @@ window.addEventListener('hexpost:unauthorized', () => {
   }
 });
 
-render();
+// A game mail's link carries a one-time sign-in code after `#sign-in=`
+// (a fragment: it never reaches the server in the page's URL, logs or
+// Referer). It is taken out of the address bar at once; a browser that is
+// signed in already has no use for it.
+async function signInFromMailLink() {
+  const code = new URLSearchParams(location.hash.slice(1)).get('sign-in');
+  if (!code) return null;
+  history.replaceState(null, '', location.pathname + location.search);
+  const game = location.pathname.match(/^\/games\/([^/]+)$/);
+  if (!game || await resumeSession()) return null;
+  try {
+    startSession(await api.mailSignIn(code, decodeURIComponent(game[1])));
+    return null;
+  } catch (err) {
+    return err.message;
+  }
+}
+
+async function start() {
+  const failed = await signInFromMailLink();
+  await resumeSession();
+  await render();
+  if (failed) showStatus(failed, 'error');
+}
+
+start();

@@ -1,8 +1,12 @@
-// My games: the ones waiting for me first, then by last change.
+// My games: the ones waiting for me first, then by last change. The list
+// follows the account's event stream (a game starts, ends, or begins to
+// wait for me) and falls back to polling while the stream is down.
 
 import { api, currentUser } from '../api.js';
-import { h } from '../dom.js';
+import { h, replace } from '../dom.js';
 import { deadline, variantName, when } from '../format.js';
+import { Poller } from '../poll.js';
+import { LiveStream } from '../stream.js';
 
 export function sortGames(games) {
   return [...games].sort((a, b) =>
@@ -25,20 +29,44 @@ function statusText(game) {
   return game.status;
 }
 
-export async function gamesView(main) {
-  const me = currentUser();
-  main.append(h('h1', {}, 'My games'), h('p', {}, h('a', { href: '/new', class: 'button' }, 'Start a new game')));
-  const games = sortGames(await api.games());
-  if (!games.length) {
-    main.append(h('p', {}, 'No games yet.'));
-    return;
-  }
-  main.append(h('ul', { class: 'games' }, games.map((g) => {
+function gameItems(games, me) {
+  if (!games.length) return [h('p', {}, 'No games yet.')];
+  return [h('ul', { class: 'games' }, games.map((g) => {
     const due = deadline(g);
     return h('li', { class: `game-item${g.awaiting_you ? ' yours' : ''}`, dataset: { game: g.id } },
       h('a', { href: `/games/${g.id}` },
         h('strong', {}, `${variantName(g.variant)} against ${opponent(g, me)}`),
         h('span', { class: 'badge' }, statusText(g))),
       h('small', {}, due ? `Decision due by ${when(due)}` : `Last change ${when(g.updated_at)}`));
-  })));
+  }))];
+}
+
+export async function gamesView(main) {
+  const me = currentUser();
+  const list = h('div', { class: 'game-list' });
+  main.append(h('h1', {}, 'My games'), h('p', {}, h('a', { href: '/new', class: 'button' }, 'Start a new game')), list);
+  let shown = '';
+  // Whether the list changed.
+  const load = async () => {
+    const games = sortGames(await api.games());
+    const text = JSON.stringify(games);
+    if (text === shown) return false;
+    shown = text;
+    replace(list, gameItems(games, me));
+    return true;
+  };
+  await load();
+  const poller = new Poller(load);
+  poller.start();
+  const stream = new LiveStream('/account/stream', {
+    since: () => undefined,
+    onChange: () => load().catch(() => poller.reset(true)),
+    onUp: () => poller.stop(),
+    onDown: () => poller.start(),
+  });
+  stream.start();
+  return () => {
+    stream.stop();
+    poller.stop();
+  };
 }
