@@ -49,10 +49,25 @@ function ok<T>(what: string, r: { data?: T; error?: unknown; response: Response 
   return r.data;
 }
 
+// The server closes idle keep-alive connections; a request sent on one
+// just as it closes fails before reaching the server. Such a request is
+// sent once more (moves carry an Idempotency-Key, so a retry never applies
+// a move twice).
+async function fetchRetrying(request: Request): Promise<Response> {
+  const copy = request.clone();
+  try {
+    return await fetch(request);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return await fetch(copy);
+  }
+}
+
 function api(token?: string): Api {
   const client = createClient<paths>({
     baseUrl,
     headers: token ? { Authorization: `Bearer ${token}` } : {},
+    fetch: fetchRetrying,
   });
   client.use(check);
   return client;
@@ -221,6 +236,7 @@ async function play(players: Player[], gameId: string, maxMoves: number): Promis
     const action = choose(detail.view, detail.legal_actions);
     const r = await players[i]!.api.POST("/api/v1/games/{game_id}/moves", {
       ...path,
+      headers: { "Idempotency-Key": randomUUID() },
       body: { expected_move_number: detail.move_number, action },
     });
     if (r.error && r.response.status === 422 && "reason" in r.error && r.error.reason?.code === "bank_shortage") continue;
