@@ -47,6 +47,27 @@ if ! cmp -s web/e2e/package-lock.json web/e2e/node_modules/.package-lock.json.in
 fi
 export HEXPOST_E2E_NODE_MODULES="$PWD/web/e2e/node_modules"
 
+# The generated clients (tests/generated_clients.rs, examples/bots): the
+# Python generator in its own virtualenv (pinned by
+# tests/clients/python/requirements.txt), and openapi-typescript,
+# openapi-fetch, Ajv and tsc (pinned by tests/clients/typescript's
+# package-lock.json). The test generates the clients afresh each run.
+client_venv=target/client-venv
+if ! cmp -s tests/clients/python/requirements.txt "$client_venv/requirements.installed"; then
+  echo "== installing openapi-python-client into $client_venv"
+  python3 -m venv "$client_venv"
+  "$client_venv/bin/pip" install --quiet --disable-pip-version-check -r tests/clients/python/requirements.txt
+  cp tests/clients/python/requirements.txt "$client_venv/requirements.installed"
+fi
+export HEXPOST_CLIENT_VENV="$PWD/$client_venv"
+ts_client=tests/clients/typescript
+if ! cmp -s "$ts_client/package-lock.json" "$ts_client/node_modules/.package-lock.json.installed"; then
+  echo "== installing openapi-typescript and openapi-fetch into $ts_client/node_modules"
+  (cd "$ts_client" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$ts_client/package-lock.json" "$ts_client/node_modules/.package-lock.json.installed"
+fi
+export HEXPOST_TS_CLIENT_MODULES="$PWD/$ts_client/node_modules"
+
 echo "== deployment files"
 ./deploy/check.sh
 echo "== format"

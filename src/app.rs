@@ -319,7 +319,8 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 /// The published JSON document: the OpenAPI model plus what utoipa's model
 /// cannot hold — the rule that a variant's own options may not be given to
 /// another variant, as JSON Schema `if`/`then` on `CreateGame`, and the
-/// time zone names the server knows.
+/// time zone names the server knows — in the shapes client generators
+/// accept.
 pub fn to_document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
     let mut v = serde_json::to_value(doc).expect("the document serializes");
     let rules: Vec<serde_json::Value> = hexpost_engine::options::VARIANT_OPTIONS
@@ -355,6 +356,7 @@ pub fn to_document(doc: &utoipa::openapi::OpenApi) -> serde_json::Value {
             field["enum"] = serde_json::Value::Array(allowed);
         }
     }
+    crate::openapi_for_generators::simplify(&mut v);
     v
 }
 

@@ -225,3 +225,65 @@ fn the_app_serves_its_spec_and_the_docs_page() {
         .unwrap();
     assert_eq!(redirect.status().as_u16(), 302);
 }
+
+/// Every node of `value` with its JSON pointer.
+fn nodes<'a>(value: &'a Value, at: String, out: &mut Vec<(String, &'a Value)>) {
+    match value {
+        Value::Object(fields) => fields
+            .iter()
+            .for_each(|(k, v)| nodes(v, format!("{at}/{k}"), out)),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .for_each(|(i, v)| nodes(v, format!("{at}/{i}"), out)),
+        _ => {}
+    }
+    out.push((at, value));
+}
+
+/// The shapes client generators stumble on stay out of the document
+/// (tests/generated_clients.rs runs the generators themselves): tuples
+/// closed with `items: false`, `oneOf` members that merge a reference with
+/// `allOf`, and operation ids used twice (one type name per operation).
+#[test]
+fn the_document_avoids_shapes_generators_reject() {
+    let doc = hexpost::app::document();
+    let mut all = Vec::new();
+    nodes(&doc, String::new(), &mut all);
+    let closed_tuples: Vec<&String> = all
+        .iter()
+        .filter(|(_, v)| v.get("items") == Some(&Value::Bool(false)))
+        .map(|(at, _)| at)
+        .collect();
+    assert!(
+        closed_tuples.is_empty(),
+        "items: false at {closed_tuples:?}"
+    );
+    let merged_members: Vec<String> = all
+        .iter()
+        .filter_map(|(at, v)| Some((at, v.get("oneOf")?.as_array()?)))
+        .flat_map(|(at, members)| {
+            members
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m["allOf"][0].get("$ref").is_some())
+                .map(move |(i, _)| format!("{at}/oneOf/{i}"))
+        })
+        .collect();
+    assert!(
+        merged_members.is_empty(),
+        "allOf members of a oneOf at {merged_members:?}"
+    );
+    let mut ids: Vec<&str> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().values())
+        .filter_map(|op| op.get("operationId")?.as_str())
+        .collect();
+    let count = ids.len();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), count, "an operationId is used twice");
+    assert!(count > 30, "only {count} operations have an id");
+}

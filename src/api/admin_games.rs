@@ -54,7 +54,7 @@ pub fn list_args(
 }
 
 /// Every game (or those in one state), newest first.
-#[utoipa::path(tag = "admin", security(("bearer" = [])), params(AdminListQuery), responses(
+#[utoipa::path(tag = "admin", operation_id = "list_all_games", security(("bearer" = [])), params(AdminListQuery), responses(
     (status = 200, body = Vec<GameSummary>),
     (status = 400, description = "Bad paging or status (`invalid_query`)", body = Problem, content_type = "application/problem+json"),
     (status = 401, body = Problem, content_type = "application/problem+json"),
