@@ -14,6 +14,7 @@ use crate::metrics::Metrics;
 use crate::service::notify;
 use crate::store::outbox::{self, MailRow, kind};
 use crate::store::{DbConnection, DbPool, users};
+use lettre::Message;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -122,26 +123,28 @@ impl Worker {
         // keeps its rows, and a dead one's are free again soon after.
         let lease = now + BATCH * (self.config.smtp_timeout_secs as i64 + 5) * 2000;
         let rows = outbox::claim(&mut conn, now, lease, BATCH).map_err(|e| e.to_string())?;
+        let messages = self.compose_all(&mut conn, &rows, lease)?;
         let mut sent = Vec::with_capacity(rows.len());
         let mut handled = rows.len();
-        for (done, row) in rows.iter().enumerate() {
+        for (done, (row, message)) in rows.iter().zip(&messages).enumerate() {
             if self.shutdown.requested() {
-                let rest: Vec<i64> = rows[done..].iter().map(|r| r.id).collect();
+                let rest: Vec<i64> = rows[done..]
+                    .iter()
+                    .zip(&messages[done..])
+                    .filter(|(_, m)| m.is_some())
+                    .map(|(r, _)| r.id)
+                    .collect();
                 outbox::release(&mut conn, &rest, lease).map_err(|e| e.to_string())?;
                 tracing::info!(released = rest.len(), "mail worker stopping");
                 handled = done;
                 break;
             }
-            let context = match self.context(&mut conn, row) {
-                Ok(Some(context)) => self.with_sign_in(&mut conn, row, context),
-                Ok(None) => {
-                    outbox::mark_skipped(&mut conn, row.id, lease).map_err(|e| e.to_string())?;
-                    tracing::info!(mail = row.id, kind = %row.kind, "nothing to send");
-                    continue;
-                }
-                Err(e) => Err(e),
+            // None: skipped, nothing to send.
+            let Some(message) = message else { continue };
+            let result = match message {
+                Ok(message) => self.send(row, message),
+                Err(e) => Err(e.clone()),
             };
-            let result = context.and_then(|c| self.deliver(row, c));
             if let Some(metrics) = &self.metrics {
                 metrics.mail_attempt(result.is_ok());
             }
@@ -259,7 +262,36 @@ impl Worker {
         }
     }
 
-    fn deliver(&self, row: &MailRow, mut context: serde_json::Value) -> Result<(), String> {
+    /// The messages of a claimed batch, in its order: each row's context
+    /// (a digest's gathered now; None for a row skipped, and marked so),
+    /// then every message composed, its board pictures drawn, on a thread
+    /// per core. Drawing is most of a mail's CPU (docs/performance.md,
+    /// "The board picture in mails"); the sending stays in order on this
+    /// thread.
+    fn compose_all(
+        &self,
+        conn: &mut DbConnection,
+        rows: &[MailRow],
+        lease: i64,
+    ) -> Result<Vec<Option<Result<Message, String>>>, String> {
+        let mut contexts = Vec::with_capacity(rows.len());
+        for row in rows {
+            contexts.push(match self.context(conn, row) {
+                Ok(Some(context)) => Some((row, self.with_sign_in(conn, row, context))),
+                Ok(None) => {
+                    outbox::mark_skipped(conn, row.id, lease).map_err(|e| e.to_string())?;
+                    tracing::info!(mail = row.id, kind = %row.kind, "nothing to send");
+                    None
+                }
+                Err(e) => Some((row, Err(e))),
+            });
+        }
+        Ok(in_parallel(contexts, |item| {
+            item.map(|(row, context)| context.and_then(|c| self.compose(row, c)))
+        }))
+    }
+
+    fn compose(&self, row: &MailRow, mut context: serde_json::Value) -> Result<Message, String> {
         let settings_url = self.links.settings_url();
         self.links.fill(&mut context);
         let reply_to = self
@@ -269,7 +301,7 @@ impl Worker {
         context["reply_address"] = reply_to.clone().into();
         let images = pictures::attach(&mut context, &row.message_id, &self.links.host);
         let rendered = self.templates.render(&row.kind, &context)?;
-        let message = sender::compose(
+        sender::compose(
             Envelope {
                 from: &self.config.from,
                 to: &row.recipient,
@@ -283,11 +315,45 @@ impl Worker {
             rendered.text,
             rendered.html,
             images,
-        )?;
-        self.mailer.send(&message, &row.message_id)?;
+        )
+    }
+
+    fn send(&self, row: &MailRow, message: &Message) -> Result<(), String> {
+        self.mailer.send(message, &row.message_id)?;
         tracing::info!(mail = row.id, kind = %row.kind, "mail sent");
         Ok(())
     }
+}
+
+/// `f` of each of `items`, in their order, the items shared out among a
+/// thread per core (this one included).
+fn in_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_thread = items.len().div_ceil(threads).max(1);
+    if items.len() <= per_thread {
+        return items.into_iter().map(f).collect();
+    }
+    let mut chunks = Vec::new();
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        chunks.push(items.by_ref().take(per_thread).collect::<Vec<T>>());
+    }
+    let f = &f;
+    std::thread::scope(|scope| {
+        let mut chunks = chunks.into_iter();
+        let first = chunks.next().unwrap_or_default();
+        let others: Vec<_> = chunks
+            .map(|chunk| scope.spawn(move || chunk.into_iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        let mut out: Vec<R> = first.into_iter().map(f).collect();
+        for other in others {
+            match other.join() {
+                Ok(results) => out.extend(results),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        out
+    })
 }
 
 /// Our lease ran out during the sends, and another worker may have taken

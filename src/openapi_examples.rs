@@ -7,6 +7,7 @@
 //! wire types changes the examples with it.
 
 use crate::api::problem::Problem;
+use crate::describe;
 use crate::service::audit::{self, ServerAction};
 use crate::service::chain::{Entry, NewRows};
 use crate::service::games::{
@@ -307,13 +308,21 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     let legal = game.state.legal_actions(mover);
     let produced = events.iter().find(|e| matches!(e, Event::Produced { .. }));
     out.insert("Event", value(produced?));
+    let summary = summary(&game.row, &game.seats, user);
+    let table = svc::table_of(&summary.players, &game.state);
+    let legal_text = svc::legal_action_text(&legal, &table);
     out.insert(
         "MoveOutcome",
         value(MoveOutcome {
             move_number: game.row.move_number,
+            text: events
+                .iter()
+                .map(|e| describe::event_unredacted(e, &table))
+                .collect(),
             events,
             view: view.clone(),
             legal_actions: legal.clone(),
+            legal_action_text: legal_text.clone(),
             status: game.row.status.clone(),
             chain_head: game.row.chain_head.clone(),
         }),
@@ -350,7 +359,6 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     out.insert("BuildingKind", value(view.buildings.first()?.kind));
     out.insert("PlacedRoad", value(view.roads.first()?));
 
-    let summary = summary(&game.row, &game.seats, user);
     out.insert("PlayerInfo", value(&summary.players[0]));
     out.insert("GameSummary", value(&summary));
     let detail = GameDetail {
@@ -360,6 +368,7 @@ fn standard_game(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         config: value(&config),
         view: Some(view),
         legal_actions: legal,
+        legal_action_text: legal_text,
     };
     // The shown move sent again once it was played.
     let stale = moves::stale_move(expected, game.row.move_number, &detail);

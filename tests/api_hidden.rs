@@ -19,7 +19,7 @@
 //!   the same but for that commitment and the hash.
 //!
 //! - in the mails: every mail a player receives about a game ("your move",
-//!   reminder, timeout, digest), both parts, is the same in the other
+//!   reminder, timeout, digest, game over), both parts, is the same in the other
 //!   world, and with the hidden cards of the move's events changed; the
 //!   `text` of each log row is the mails' sentence for its event.
 //!
@@ -41,7 +41,7 @@ use common::{
 use diesel::prelude::*;
 use hexpost::describe::{self, Table};
 use hexpost::mail::Links;
-use hexpost::mail::contexts::{self, Automatic, Turn};
+use hexpost::mail::contexts::{self, Automatic, Ending, Turn};
 use hexpost::mail::templates::Templates;
 use hexpost::store::games::MoveRow;
 use hexpost::store::schema::{games, moves};
@@ -340,6 +340,11 @@ fn mails(state: &GameState, seat: Seat, events: &[Event], names: &[String; 2]) -
         in_a_row: 1,
         max: 3,
     };
+    let ending = Ending {
+        result: "Ada won",
+        seed: "5eed",
+        seed_hash: "5eedhash",
+    };
     let contexts = [
         ("your_move", contexts::your_move(&turn, events)),
         ("reminder", contexts::reminder(&turn, 2, false)),
@@ -353,6 +358,10 @@ fn mails(state: &GameState, seat: Seat, events: &[Event], names: &[String; 2]) -
                 &names[seat.index()],
                 vec![contexts::digest_game(&turn, events, "g", "standard")],
             ),
+        ),
+        (
+            "game_over",
+            contexts::game_over(state, seat, &table, &ending, events),
         ),
     ];
     let templates = Templates::new().unwrap();
@@ -581,6 +590,20 @@ impl Checker<'_> {
         for (s, e) in served.iter().zip(&stored) {
             Self::check_event(mover, s, e, "move response");
         }
+        // Its sentences are the log rows' and the mails' words, and each
+        // legal action is asked for in the mails' words.
+        let table = Table::of_state(self.names.clone(), &truth);
+        let sentences: Vec<String> = stored
+            .iter()
+            .map(|e| describe::event(e, Some(mover), &table))
+            .collect();
+        assert_eq!(out["text"], json!(sentences), "move response");
+        let legal: Vec<LegalAction> = serde_json::from_value(out["legal_actions"].clone()).unwrap();
+        let phrases: Vec<String> = legal
+            .iter()
+            .map(|l| describe::decision(l, &table))
+            .collect();
+        assert_eq!(out["legal_action_text"], json!(phrases), "move response");
 
         for who in 0..2 {
             let seat = self.seats[who];

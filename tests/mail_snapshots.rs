@@ -10,7 +10,7 @@
 //! reader may not know changes any of their mails (tests/api_hidden.rs
 //! checks the same over HTTP for the base game).
 
-use hexpost::describe::Table;
+use hexpost::describe::{self, Table};
 use hexpost::mail::Links;
 use hexpost::mail::contexts::{self, Automatic, Ending, Turn};
 use hexpost::mail::templates::Templates;
@@ -64,6 +64,20 @@ impl Script {
             .iter()
             .find(|s| s.is_real())
             .expect("a player is awaited")
+    }
+
+    /// What a game-over mail lists: the events since `seat`'s last
+    /// decision, or from it when it was the last.
+    fn how_it_ended(&self, seat: Seat) -> Vec<Event> {
+        let since = self.since_last_decision(seat);
+        if !since.is_empty() {
+            return since;
+        }
+        let last = self.log.iter().rposition(|(s, _)| *s == seat).unwrap_or(0);
+        self.log[last..]
+            .iter()
+            .flat_map(|(_, e)| e.clone())
+            .collect()
     }
 
     /// The events since `seat`'s last decision.
@@ -313,12 +327,17 @@ fn game_over() {
         seed: "5eed",
         seed_hash: "5eedhash",
     };
+    let events = s.how_it_ended(Seat(0));
+    assert!(!events.is_empty());
     let m = mail(
         "game_over",
-        contexts::game_over(&s.state, Seat(0), &table, &ending),
+        contexts::game_over(&s.state, Seat(0), &table, &ending, &events),
         Some("standard"),
     );
-    assert!(text_of(&m).contains(&format!("is over: {result}.")));
+    let text = text_of(&m);
+    assert!(text.contains(&format!("is over: {result}.")));
+    let last = describe::event(events.last().unwrap(), Some(Seat(0)), &table);
+    assert!(text.contains(&last), "the final events are listed: {last}");
     insta::assert_snapshot!("game_over", m);
 }
 /// `events` with what `reader` may not see of them changed: the progress

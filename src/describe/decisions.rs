@@ -19,7 +19,9 @@ pub fn decisions(legal: &[LegalAction], table: &Table) -> Vec<String> {
     out
 }
 
-fn decision(action: &LegalAction, t: &Table) -> String {
+/// What one entry of a seat's legal actions asks: the phrase the web
+/// client labels its control with (`legal_action_text`).
+pub fn decision(action: &LegalAction, t: &Table) -> String {
     use LegalAction as L;
     let cards = |n: u8| plural(u32::from(n), "card", "cards");
     let tokens = |n: u8| plural(u32::from(n), "trade token", "trade tokens");

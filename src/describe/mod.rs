@@ -17,7 +17,7 @@ mod places;
 mod variants;
 
 pub use cards::{cards, dev_cards};
-pub use decisions::decisions;
+pub use decisions::{decision, decisions};
 pub use holdings::holdings;
 
 use hexpost_engine::board::Board;

@@ -87,11 +87,7 @@ impl Turn<'_> {
 /// the `events` since the reader's last decision (as they may see them),
 /// their hand and the scores.
 pub fn your_move(turn: &Turn, events: &[Event]) -> Value {
-    let mut lines: Vec<String> = events
-        .iter()
-        .map(|e| describe::event(e, Some(turn.seat), turn.table))
-        .collect();
-    let omitted = lines.len().saturating_sub(MAX_EVENTS);
+    let (lines, omitted) = latest_lines(events, turn.seat, turn.table);
     let view = turn.state.view(Some(turn.seat));
     let own = view.you.as_ref();
     let hand = |f: fn(&hexpost_engine::view::OwnHand) -> String| own.map(f);
@@ -102,7 +98,7 @@ pub fn your_move(turn: &Turn, events: &[Event]) -> Value {
         "decisions": turn.decisions(),
         "commands": turn.commands(),
         "deadline": turn.deadline,
-        "events": lines.split_off(omitted),
+        "events": lines,
         "events_omitted": omitted,
         "hand": hand(|h| describe::cards(&h.resources)),
         "dev_cards": hand(|h| describe::dev_cards(&h.dev_cards)),
@@ -187,14 +183,36 @@ pub struct Ending<'a> {
     pub seed_hash: &'a str,
 }
 
-/// Game over, to the player of `reader`: the result, the final scores and
-/// the seed, now public.
-pub fn game_over(state: &GameState, reader: Seat, table: &Table, ending: &Ending) -> Value {
+/// The last `MAX_EVENTS` of `events` in sentences, as `reader` may know
+/// them, and how many earlier ones were left out.
+fn latest_lines(events: &[Event], reader: Seat, table: &Table) -> (Vec<String>, usize) {
+    let omitted = events.len().saturating_sub(MAX_EVENTS);
+    let lines = events[omitted..]
+        .iter()
+        .map(|e| describe::event(e, Some(reader), table))
+        .collect();
+    (lines, omitted)
+}
+
+/// Game over, to the player of `reader`: the result, the `events` that
+/// ended it (since the reader's last decision, or from it when it was the
+/// last move; as they may see them), the final scores and the seed, now
+/// public.
+pub fn game_over(
+    state: &GameState,
+    reader: Seat,
+    table: &Table,
+    ending: &Ending,
+    events: &[Event],
+) -> Value {
     let view = state.view(None);
+    let (lines, omitted) = latest_lines(events, reader, table);
     json!({
         "player": table.names()[reader.index()],
         "opponent": table.names()[1 - reader.index()],
         "result": ending.result,
+        "events": lines,
+        "events_omitted": omitted,
         "scores": scores(&view, table, |p| p.final_vp.unwrap_or(p.visible_vp)),
         "seed": ending.seed,
         "seed_hash": ending.seed_hash,

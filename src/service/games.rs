@@ -8,6 +8,7 @@ use super::deadlines::{ClockView, Clocks};
 use super::notify;
 use super::timeouts;
 use super::{engine_state, game_config};
+use crate::describe::{self, Table};
 use crate::error::Error;
 use crate::store::DbConnection;
 use crate::store::games::{self as db, GameRow, ListFilter, status, timeout_policy};
@@ -143,6 +144,11 @@ pub struct GameDetail {
     pub view: Option<hexpost_engine::GameView>,
     /// What you may do now; empty when nothing is awaited from you.
     pub legal_actions: Vec<LegalAction>,
+    /// Each entry of `legal_actions` as a phrase, at the same index: the
+    /// words the mails ask for the decision with ("build a road", "discard
+    /// 4 cards", "build a settlement for neutral white").
+    #[schema(example = json!(["build a road", "build a settlement", "trade with the bank", "end your turn"]))]
+    pub legal_action_text: Vec<String>,
 }
 
 #[derive(Serialize, ToSchema, Debug)]
@@ -274,16 +280,17 @@ pub fn detail_for(conn: &mut DbConnection, game_id: &str, user: i64) -> Result<G
 fn detail_of(game: &GameRow, players: Vec<PlayerInfo>, viewer: i64) -> Result<GameDetail, Error> {
     let summary = summary_of(game, players, viewer);
     let seat = summary.your_seat.map(Seat);
-    let (view, legal_actions) = match &game.state {
+    let (view, legal_actions, legal_action_text) = match &game.state {
         Some(_) => {
             let state = engine_state(game)?;
             let legal = match seat {
                 Some(s) if game.status == status::ACTIVE => state.legal_actions(s),
                 _ => Vec::new(),
             };
-            (Some(state.view(seat)), legal)
+            let text = legal_action_text(&legal, &table_of(&summary.players, &state));
+            (Some(state.view(seat)), legal, text)
         }
-        None => (None, Vec::new()),
+        None => (None, Vec::new(), Vec::new()),
     };
     let over = game.status == status::FINISHED;
     Ok(GameDetail {
@@ -293,7 +300,25 @@ fn detail_of(game: &GameRow, players: Vec<PlayerInfo>, viewer: i64) -> Result<Ga
         config: serde_json::from_str(&game.config).unwrap_or_default(),
         view,
         legal_actions,
+        legal_action_text,
     })
+}
+
+/// What the sentences about a game name: the players seated in it, by
+/// seat, and its board.
+pub fn table_of(players: &[PlayerInfo], state: &GameState) -> Table {
+    let name = |seat: u8| {
+        players
+            .iter()
+            .find(|p| p.seat == seat)
+            .map_or_else(String::new, |p| p.display_name.clone())
+    };
+    Table::of_state([name(0), name(1)], state)
+}
+
+/// Each of `legal` in the describer's words, in the same order.
+pub fn legal_action_text(legal: &[LegalAction], table: &Table) -> Vec<String> {
+    legal.iter().map(|l| describe::decision(l, table)).collect()
 }
 
 /// The game, if `user` plays in it or created it (admins see all).

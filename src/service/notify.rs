@@ -171,7 +171,11 @@ pub fn after_move(
     let people = rows.people(conn, *seats)?;
     let table = Table::of_state(names_of(&people), state);
     if over {
-        for mail in game_over(game, state, &people, &table, None, at) {
+        let events = [
+            how_it_ended(conn, &game.id, people[0].id, rows)?,
+            how_it_ended(conn, &game.id, people[1].id, rows)?,
+        ];
+        for mail in game_over(game, state, &people, &table, None, &events, at) {
             rows.queue(mail);
         }
         return Ok(());
@@ -205,14 +209,8 @@ pub fn after_move(
         if marks.unanswered() {
             continue;
         }
-        let stored = stored_events_after(conn, &game.id, rows, marks.decided)?;
-        let since = Since {
-            seq: marks.decided,
-            stored,
-            unwritten: rows.rows(),
-        };
         let turn = turn(game, state, seat, &table, recipient)?;
-        let events = events_since(since)?;
+        let events = events_after(conn, &game.id, rows, marks.decided)?;
         let mut context = contexts::your_move(&turn, &events);
         context[BOARD] = board(state, seat, &table, &events);
         let mail = Mail {
@@ -345,7 +343,10 @@ pub fn reminder(
         || clocks.seats[seat].auto_in_a_row >= game.max_auto_decisions.max(0) as u32;
     let mut context =
         contexts::reminder(&turn, ((due - at).max(0) + 3_599_999) / 3_600_000, forfeit);
-    context[BOARD] = board(state, Seat(seat as u8), &table, &[]);
+    // Nothing is added to the log: the stored rows are all there is.
+    let mut nothing_new = NewRows::after(game, 0);
+    let events = since_last_decision(conn, &game.id, person.id, &mut nothing_new)?;
+    context[BOARD] = board(state, Seat(seat as u8), &table, &events);
     let mail = Mail {
         kind: kind::REMINDER,
         game,
@@ -411,7 +412,12 @@ pub fn forfeited(
     let table = Table::of_state(names_of(&people), state);
     let names = table.names();
     let result = format!("{} ran out of time, {} won", names[seat], names[1 - seat]);
-    for mail in game_over(game, state, &people, &table, Some(result), at) {
+    let mut nothing_new = NewRows::after(game, 0);
+    let events = [
+        how_it_ended(conn, &game.id, people[0].id, &mut nothing_new)?,
+        how_it_ended(conn, &game.id, people[1].id, &mut nothing_new)?,
+    ];
+    for mail in game_over(game, state, &people, &table, Some(result), &events, at) {
         outbox::insert(conn, &mail)?;
     }
     Ok(())
@@ -465,17 +471,11 @@ pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Er
         };
         let people = users::pair(conn, [seats[0].1, seats[1].1])?;
         let state = super::engine_state(&game)?;
-        let seq = db::last_decision(conn, &game.id, user_id)?.unwrap_or(0);
         // Nothing is added to the log: the stored rows are all there is.
         let mut nothing_new = NewRows::after(&game, 0);
-        let since = Since {
-            seq,
-            stored: stored_events_after(conn, &game.id, &mut nothing_new, seq)?,
-            unwritten: &[],
-        };
+        let events = since_last_decision(conn, &game.id, user_id, &mut nothing_new)?;
         let table = Table::of_state(names_of(&people), &state);
         let turn = turn(&game, &state, Seat(seat as u8), &table, &person)?;
-        let events = events_since(since)?;
         let mut digest_game = contexts::digest_game(&turn, &events, &game.id, &game.variant);
         digest_game[BOARD] = board(&state, Seat(seat as u8), &table, &events);
         games.push(digest_game);
@@ -484,6 +484,69 @@ pub fn digest(conn: &mut DbConnection, user_id: i64) -> Result<Option<Value>, Er
         return Ok(None);
     }
     Ok(Some(contexts::digest(&person.display_name, games)))
+}
+
+/// The events since `user`'s last decision, stored or among `rows`.
+fn since_last_decision(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+    rows: &mut NewRows,
+) -> Result<Vec<Event>, Error> {
+    let decided = last_decision(conn, game_id, user, rows)?;
+    events_after(conn, game_id, rows, decided)
+}
+
+/// What a game-over mail tells `user`: the events since their last
+/// decision, or when that decision ended the game, its events and what
+/// followed.
+fn how_it_ended(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+    rows: &mut NewRows,
+) -> Result<Vec<Event>, Error> {
+    let decided = last_decision(conn, game_id, user, rows)?;
+    let since = events_after(conn, game_id, rows, decided)?;
+    if since.is_empty() && decided > 0 {
+        return events_after(conn, game_id, rows, decided - 1);
+    }
+    Ok(since)
+}
+
+/// The log row of `user`'s last decision, stored or among `rows` (0 for
+/// none).
+fn last_decision(
+    conn: &mut DbConnection,
+    game_id: &str,
+    user: i64,
+    rows: &NewRows,
+) -> Result<i64, Error> {
+    Ok(db::last_decision(conn, game_id, user)?
+        .into_iter()
+        .chain(
+            rows.rows()
+                .iter()
+                .filter(|r| r.user_id == Some(user))
+                .map(|r| r.seq),
+        )
+        .max()
+        .unwrap_or(0))
+}
+
+/// The events of the log rows after `seq`: those stored, then `rows`.
+fn events_after(
+    conn: &mut DbConnection,
+    game_id: &str,
+    rows: &mut NewRows,
+    seq: i64,
+) -> Result<Vec<Event>, Error> {
+    let stored = stored_events_after(conn, game_id, rows, seq)?;
+    events_since(Since {
+        seq,
+        stored,
+        unwritten: rows.rows(),
+    })
 }
 
 /// The log rows after a player's last decision: those stored, then the
@@ -569,14 +632,16 @@ fn deadline(game: &GameRow, seat: usize, reader: &users::User) -> Result<Option<
         .map(|t| LocalTime::of(reader).format(t)))
 }
 
-/// Game over, to both players; `result` says how it ended when the engine
-/// alone cannot tell (a forfeit).
+/// Game over, to both players, each told the `events` since their last
+/// decision; `result` says how it ended when the engine alone cannot tell
+/// (a forfeit).
 fn game_over(
     game: &GameRow,
     state: &GameState,
     people: &[users::User; 2],
     table: &Table,
     result: Option<String>,
+    events: &[Vec<Event>; 2],
     at: i64,
 ) -> Vec<NewMail> {
     let names = table.names();
@@ -596,8 +661,9 @@ fn game_over(
         if !wants_game_mail(person) {
             continue;
         }
-        let mut context = contexts::game_over(state, Seat(i as u8), table, &ending);
-        context[BOARD] = board(state, Seat(i as u8), table, &[]);
+        let reader = Seat(i as u8);
+        let mut context = contexts::game_over(state, reader, table, &ending, &events[i]);
+        context[BOARD] = board(state, reader, table, &events[i]);
         let mail = Mail {
             kind: kind::GAME_OVER,
             game,

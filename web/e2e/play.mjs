@@ -206,6 +206,13 @@ async function boardDecision(game, player, g, legal, { keyboard = false } = {}) 
   return settled(game, player, g.move_number);
 }
 
+// A decision's button is labelled with the server's phrase for it (the
+// words of the mails), capitalised.
+function said(g, type) {
+  const text = g.legal_action_text[g.legal_actions.findIndex((l) => l.type === type)];
+  return text[0].toUpperCase() + text.slice(1);
+}
+
 async function buttonDecision(game, player, g, name) {
   await sync(game, player, g.move_number);
   await player.page.getByRole('button', { name, exact: true }).click();
@@ -332,7 +339,7 @@ async function play(game) {
       log(variant, `${player.name} moved the robber on the board`);
     } else if (byType.accept_trade) {
       const offer = g.view.offer;
-      const after = await buttonDecision(game, player, g, 'Accept the trade');
+      const after = await buttonDecision(game, player, g, said(g, 'accept_trade'));
       for (const r of RESOURCES) {
         const expected = (hand[r] ?? 0) + (offer.give[r] ?? 0) - (offer.receive[r] ?? 0);
         check((after.view.you.resources[r] ?? 0) === expected, `the trade moved ${r}`);
@@ -344,7 +351,7 @@ async function play(game) {
         await countsDecision(game, player, g, 'bid', { bid: takeCards(hand, 1) });
         log(variant, `${player.name} bid in the fictional player's auction`);
       } else {
-        await buttonDecision(game, player, g, 'Pass');
+        await buttonDecision(game, player, g, said(g, 'pass_bid'));
         log(variant, `${player.name} passed in the fictional player's auction`);
       }
       goals.delete('auction');
@@ -354,7 +361,7 @@ async function play(game) {
       await countsDecision(game, player, g, 'offer_trade', { 'offer-give': give, 'offer-receive': receive });
       log(variant, `${player.name} offered a trade on the page`);
     } else if (goals.has('dev_card') && byType.buy_development_card) {
-      const after = await buttonDecision(game, player, g, 'Buy a development card');
+      const after = await buttonDecision(game, player, g, said(g, 'buy_development_card'));
       await sync(game, player, after.move_number);
       check((await player.page.textContent('.hand')).includes('new this turn'), 'the hand shows the new card');
       check((await player.page.textContent('.log')).includes('bought a development card'), 'the log tells the purchase');
@@ -372,10 +379,10 @@ async function play(game) {
       await boardDecision(game, player, g, byType.build_road);
       log(variant, `${player.name} built a road on the board; the neutral road follows`);
     } else if (goals.has('ui_roll') && byType.roll_dice) {
-      await buttonDecision(game, player, g, 'Roll the dice');
+      await buttonDecision(game, player, g, said(g, 'roll_dice'));
       goals.delete('ui_roll');
     } else if (goals.has('ui_end_turn') && byType.end_turn && !goals.has('ui_roll')) {
-      await buttonDecision(game, player, g, 'End the turn');
+      await buttonDecision(game, player, g, said(g, 'end_turn'));
       goals.delete('ui_end_turn');
     } else {
       await api.move(player.token, game.gameId, g.move_number, apiAction(g));

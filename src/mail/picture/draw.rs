@@ -2,6 +2,7 @@
 //! every pixel is one of the palette's colours (see `palette`).
 
 use super::colours::{self, Rgb};
+#[cfg(test)]
 use super::fixed_layer;
 use super::geometry::{Frame, Point, RADIUS, lerp};
 use super::glyphs;
@@ -14,9 +15,10 @@ use tiny_skia::{
 
 /// The whole picture: a copy of the board's fixed layer (drawn once per
 /// layout, see `fixed_layer`) with the scene's pieces drawn on it.
+#[cfg(test)]
 pub fn scene(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
     let fixed = fixed_layer::of(scene, frame)?;
-    Ok(on(&fixed, scene, frame))
+    Ok(on(&fixed.pixmap, scene, frame))
 }
 
 /// `scene`'s pieces drawn on a copy of `fixed`, its layout's layer.

@@ -6,6 +6,7 @@
 
 use super::draw;
 use super::geometry::Frame;
+use super::palette::Indexed;
 use super::scene::Scene;
 use hexpost_engine::board::{HarborKind, Terrain};
 use std::sync::{Arc, LazyLock};
@@ -38,13 +39,22 @@ impl Layout {
     }
 }
 
-static LAYERS: LazyLock<quick_cache::sync::Cache<Layout, Arc<Pixmap>>> =
+/// A layout's layer: its pixels, and the same as palette indices, which
+/// a picture's indices start from (`Indexed::over`).
+pub struct Layer {
+    pub pixmap: Pixmap,
+    pub indexed: Indexed,
+}
+
+static LAYERS: LazyLock<quick_cache::sync::Cache<Layout, Arc<Layer>>> =
     LazyLock::new(|| quick_cache::sync::Cache::new(LAYOUTS_KEPT));
 
 /// The fixed layer of `scene`'s layout, drawn now or kept from before.
-pub fn of(scene: &Scene, frame: &Frame) -> Result<Arc<Pixmap>, String> {
+pub fn of(scene: &Scene, frame: &Frame) -> Result<Arc<Layer>, String> {
     LAYERS.get_or_insert_with(&Layout::of(scene), || {
-        draw::fixed(scene, frame).map(Arc::new)
+        let pixmap = draw::fixed(scene, frame)?;
+        let indexed = Indexed::of(pixmap.data())?;
+        Ok(Arc::new(Layer { pixmap, indexed }))
     })
 }
 

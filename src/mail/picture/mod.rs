@@ -25,9 +25,13 @@ pub struct Picture {
 /// Draws `scene`.
 pub fn render(scene: &Scene) -> Result<Picture, String> {
     let frame = geometry::Frame::new(scene.ck.is_some());
-    let pixmap = draw::scene(scene, &frame)?;
+    let layer = fixed_layer::of(scene, &frame)?;
+    let pixmap = draw::on(&layer.pixmap, scene, &frame);
+    let indexed = layer
+        .indexed
+        .over(layer.pixmap.data(), pixmap.data(), frame.width as usize)?;
     Ok(Picture {
-        png: palette::encode(frame.width, frame.height, pixmap.data())?,
+        png: indexed.png(frame.width, frame.height)?,
         alt: scene.alt(),
         width: frame.width,
         height: frame.height,

@@ -13,6 +13,7 @@ use super::engine_state;
 use super::game_cache::{CachedGame, GameCache, Used};
 use super::games::{self, Seated, finish_update};
 use super::{Now, notify, timeouts};
+use crate::describe::{self, Table};
 use crate::error::Error;
 use crate::store::DbConnection;
 use crate::store::games::{self as db, GameRow, IdempotencyRecord, status};
@@ -31,9 +32,16 @@ pub struct MoveOutcome {
     /// What happened, as you may see it: your move's events, then those of
     /// every automated step that followed.
     pub events: Vec<Event>,
+    /// Each event of `events` in a sentence, in the same order: the words
+    /// of the log rows' `text` and the mails.
+    #[schema(example = json!(["Ada rolled 6 and 3 (9).", "Ada received 1 grain and 1 lumber."]))]
+    pub text: Vec<String>,
     /// Your view after the move.
     pub view: hexpost_engine::GameView,
     pub legal_actions: Vec<LegalAction>,
+    /// Each entry of `legal_actions` as a phrase, at the same index (see
+    /// `GameDetail`).
+    pub legal_action_text: Vec<String>,
     pub status: String,
     pub chain_head: String,
 }
@@ -371,14 +379,17 @@ fn consequences(
 /// under its Idempotency-Key.
 fn commit(
     conn: &mut DbConnection,
-    played: Played,
+    mut played: Played,
     user: i64,
     idempotency: Option<&IdempotencyKey>,
     now: Now,
 ) -> Result<Option<Done>, Error> {
+    let people = played.rows.people(conn, played.seat_users)?;
+    let names = people.each_ref().map(|p| p.display_name.clone());
+    let table = Table::of_state(names, &played.state);
     let reply = MoveReply {
         status: 200,
-        body: serde_json::to_string(&outcome(&played)).map_err(Error::internal)?,
+        body: serde_json::to_string(&outcome(&played, &table)).map_err(Error::internal)?,
     };
     let record = idempotency.map(|k| IdempotencyRecord {
         user_id: user,
@@ -411,7 +422,7 @@ fn commit(
 }
 
 /// The move as the mover sees it.
-fn outcome(played: &Played) -> MoveOutcome {
+fn outcome(played: &Played, table: &Table) -> MoveOutcome {
     let Played {
         game,
         seat,
@@ -420,15 +431,22 @@ fn outcome(played: &Played) -> MoveOutcome {
         ..
     } = played;
     let viewer = Some(Seat(*seat));
+    let events: Vec<Event> = events.iter().map(|e| e.redacted_for(viewer)).collect();
+    let legal_actions = if game.status == status::ACTIVE {
+        state.legal_actions(Seat(*seat))
+    } else {
+        Vec::new()
+    };
     MoveOutcome {
         move_number: game.move_number,
-        events: events.iter().map(|e| e.redacted_for(viewer)).collect(),
+        text: events
+            .iter()
+            .map(|e| describe::event_unredacted(e, table))
+            .collect(),
+        events,
         view: state.view(viewer),
-        legal_actions: if game.status == status::ACTIVE {
-            state.legal_actions(Seat(*seat))
-        } else {
-            Vec::new()
-        },
+        legal_action_text: games::legal_action_text(&legal_actions, table),
+        legal_actions,
         status: game.status.clone(),
         chain_head: game.chain_head.clone(),
     }

@@ -28,9 +28,18 @@ export function modeKey(legal) {
   return legal.neutral === undefined ? legal.type : `${legal.type}:${legal.neutral}`;
 }
 
+// The server's phrase for `legal` (`legal_action_text`: the words the mails
+// ask for the same decision with), capitalised; undefined when it sent none.
+export function decisionText(game, legal) {
+  const text = game.legal_action_text?.[game.legal_actions.indexOf(legal)];
+  return text ? text[0].toUpperCase() + text.slice(1) : undefined;
+}
+
 export function modeTitle(game, legal) {
   // In set-up a player also places pieces for an automated seat.
   const owner = game.view?.setup_step?.owner;
+  const forOther = owner !== undefined && owner !== game.your_seat;
+  if (!forOther && decisionText(game, legal)) return decisionText(game, legal);
   const free = owner !== undefined && owner !== game.your_seat
     ? ` for ${seatLabel(game, owner)}` : legal.free ? ' (free)' : '';
   switch (legal.type) {
@@ -132,14 +141,27 @@ export function renderDecisions(game, ctx) {
       continue;
     }
     const control = decisionControl(game, legal, hand, ctx);
-    if (control) panel.append(control);
+    if (control) panel.append(titled(control, decisionText(game, legal)));
   }
   return panel;
 }
 
+// A form headed by the server's phrase for its decision.
+function titled(control, text) {
+  const heading = text && control.querySelector(':scope > h4');
+  if (heading) {
+    heading.textContent = text;
+    control.setAttribute('aria-label', text);
+  }
+  return control;
+}
+
 function decisionControl(game, legal, hand, ctx) {
-  const simple = (label, action = { type: legal.type }) =>
-    button(label, () => ctx.submit(action), { dataset: { action: legal.type } });
+  // A button that is the whole decision says it in the server's words; one
+  // of several answers (a vote) keeps its own.
+  const simple = (label, action) =>
+    button(action ? label : decisionText(game, legal) ?? label,
+      () => ctx.submit(action ?? { type: legal.type }), { dataset: { action: legal.type } });
   const exact = (picker, count, build) => () => {
     if (picker.total() !== count) return ctx.error(`Choose exactly ${count} card(s); you chose ${picker.total()}.`);
     return ctx.submit(build(picker.value()));
