@@ -48,6 +48,8 @@ pub struct Config {
     pub mail: MailConfig,
     pub deadlines: DeadlineConfig,
     pub streams: StreamConfig,
+    /// Reply mail coming in (`inbound::transport`).
+    pub inbound: crate::inbound::transport::settings::InboundConfig,
 }
 
 /// The live event streams (`api::streams`).
@@ -120,6 +122,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
     };
     let bind = bind_from_lookup(&get)?;
     let mail = mail_config(&get, &num)?;
+    let inbound = crate::inbound::transport::settings::from_lookup(&get, &num, &mail.from)?;
     let reminder_percent = num("DEADLINE_REMINDER_PERCENT", 25)?;
     if reminder_percent > 99 {
         return Err(ConfigError {
@@ -177,6 +180,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         jwt_keys,
         data_dir,
         mail,
+        inbound,
         deadlines,
     })
 }

@@ -11,6 +11,7 @@ pub mod config;
 pub mod describe;
 pub mod error;
 pub mod feed_listener;
+pub mod inbound;
 #[cfg(test)]
 mod layers;
 pub mod mail;
