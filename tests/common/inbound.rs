@@ -12,9 +12,12 @@ pub enum Answer {
     Later,
 }
 
+/// A message's bytes and how it came.
+pub type Delivered = (Vec<u8>, Via);
+
 #[derive(Clone)]
 pub struct Recorder {
-    received: Arc<Mutex<Vec<(Vec<u8>, Via)>>>,
+    received: Arc<Mutex<Vec<Delivered>>>,
     answer: Arc<Mutex<Answer>>,
 }
 
@@ -46,12 +49,12 @@ impl Recorder {
         })
     }
 
-    pub fn received(&self) -> Vec<(Vec<u8>, Via)> {
+    pub fn received(&self) -> Vec<Delivered> {
         self.received.lock().unwrap().clone()
     }
 
     /// Waits (up to 30 s) until at least `n` messages arrived.
-    pub async fn wait_for(&self, n: usize) -> Vec<(Vec<u8>, Via)> {
+    pub async fn wait_for(&self, n: usize) -> Vec<Delivered> {
         let start = Instant::now();
         while self.received().len() < n {
             assert!(
