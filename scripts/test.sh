@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this script and nothing
-# else). Needs only a Rust toolchain (and Debian's apt for Chromium and
-# Node.js where they are missing); anything else the tests use is installed
-# or started here.
+# else). Needs only a Rust toolchain (and Debian's apt for Chromium,
+# Node.js and Dovecot where they are missing); anything else the tests use
+# is installed or started here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,10 +30,12 @@ if command -v pg_isready >/dev/null && ! pg_isready -q -d "$pg_url" && command -
 fi
 
 # The web client's browser tests: Debian's Chromium and playwright-core
-# (pinned by web/e2e/package-lock.json; it downloads no browser).
+# (pinned by web/e2e/package-lock.json; it downloads no browser). The
+# inbound mail tests start their own Dovecot (tests/common/dovecot.rs).
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
 missing=()
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+[ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
 command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]}"

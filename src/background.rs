@@ -18,6 +18,11 @@ impl Shutdown {
         Shutdown::default()
     }
 
+    /// Resolves once shutdown is asked for.
+    pub async fn wait(&self) {
+        self.0.cancelled().await
+    }
+
     pub fn requested(&self) -> bool {
         self.0.is_cancelled()
     }
@@ -29,6 +34,13 @@ impl Shutdown {
             .run_until_cancelled(actix_web::rt::time::sleep(period))
             .await
             .is_some()
+    }
+}
+
+/// A signal driven from outside, for workers started by hand (tests).
+impl From<CancellationToken> for Shutdown {
+    fn from(token: CancellationToken) -> Shutdown {
+        Shutdown(token)
     }
 }
 

@@ -50,6 +50,8 @@ pub struct Config {
     pub streams: StreamConfig,
     pub reply: ReplyConfig,
     pub sessions: SessionConfig,
+    /// Reply mail coming in (`inbound::transport`).
+    pub inbound: crate::inbound::transport::settings::InboundConfig,
 }
 
 /// Playing by replying to mails (`inbound`).
@@ -145,6 +147,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
     };
     let bind = bind_from_lookup(&get)?;
     let mail = mail_config(&get, &num)?;
+    let inbound = crate::inbound::transport::settings::from_lookup(&get, &num, &mail.from)?;
     let reminder_percent = num("DEADLINE_REMINDER_PERCENT", 25)?;
     if reminder_percent > 99 {
         return Err(ConfigError {
@@ -214,6 +217,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         jwt_keys,
         data_dir,
         mail,
+        inbound,
         deadlines,
     })
 }

@@ -53,6 +53,12 @@ struct KindLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct InboundLabels {
+    via: String,
+    outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct UsedLabel {
     used: String,
 }
@@ -71,6 +77,7 @@ pub struct Metrics {
     mail_attempts_failed: Counter,
     deadline_sweeps: Counter,
     deadline_actions: Family<KindLabel, Counter>,
+    inbound: Family<InboundLabels, Counter>,
     game_cache: Family<UsedLabel, Counter>,
     game_cache_games: Gauge,
     /// Two scrapes at once must not both add the same difference.
@@ -135,6 +142,12 @@ impl Metrics {
             "What deadline sweeps did, by kind",
             deadline_actions.clone(),
         );
+        let inbound = Family::<InboundLabels, Counter>::default();
+        registry.register(
+            "inbound_messages",
+            "Reply mails at the inbound transports, by transport and what became of them",
+            inbound.clone(),
+        );
         let game_cache = Family::<UsedLabel, Counter>::default();
         registry.register(
             "game_cache_moves",
@@ -181,6 +194,7 @@ impl Metrics {
             mail_attempts_failed,
             deadline_sweeps,
             deadline_actions,
+            inbound,
             game_cache,
             game_cache_games,
             game_cache_catch_up: Default::default(),
@@ -226,6 +240,17 @@ impl Metrics {
                 })
                 .inc_by(n);
         }
+    }
+
+    /// An inbound transport reports each message it dealt with: `outcome`
+    /// is `taken`, `deferred`, `refused`, `too_large` or `relay_denied`.
+    pub fn inbound_message(&self, via: crate::inbound::Via, outcome: &str) {
+        self.inbound
+            .get_or_create(&InboundLabels {
+                via: format!("{via:?}").to_lowercase(),
+                outcome: outcome.to_string(),
+            })
+            .inc();
     }
 
     /// Brings the cache's counters up to the counts the cache keeps.

@@ -5,10 +5,12 @@
 //! and queues the answer (docs/play-by-email.md, "Replying to a mail").
 
 pub mod address;
+pub mod authenticity;
 mod apply;
 pub mod reading;
 pub mod screen;
 pub mod token;
+pub mod transport;
 
 use crate::app::AppState;
 use crate::config::ReplyConfig;

@@ -3,7 +3,9 @@
 //! and a small blocking HTTP client.
 #![allow(dead_code)]
 
+pub mod dovecot;
 pub mod ed25519;
+pub mod inbound;
 pub mod moves;
 pub mod outage;
 pub mod process;

@@ -1,0 +1,316 @@
+//! Whether a reply really comes from the domain in its `From:`.
+//!
+//! A reply address's token says which account a reply may come from, and
+//! the `From:` says who claims to send it; neither stops a forger who knows
+//! the address. DKIM does: a reply is taken as authentic when a DKIM
+//! signature of the `From:` domain (relaxed alignment, as DMARC defines
+//! it) verifies. The domain's DMARC record is evaluated as well and
+//! reported. SPF is left to the MTA, the only party that sees the
+//! connecting address.
+//!
+//! With `INBOUND_VERIFY=auto` an `Authentication-Results` header added by
+//! our own MTA (its authserv-id is `INBOUND_TRUSTED_AUTHSERV_ID`) is
+//! trusted instead of checking again; the MTA must remove any header with
+//! that id arriving from outside, as RFC 8601 §5 asks of it.
+
+use std::borrow::Borrow;
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use mail_auth::common::parse::TxtRecordParser;
+use mail_auth::common::verify::DomainKey;
+use mail_auth::dmarc::Dmarc;
+use mail_auth::dmarc::verify::DmarcParameters;
+use mail_auth::{
+    AuthenticatedMessage, DkimResult, DmarcResult, MessageAuthenticator, Parameters, ResolverCache,
+    SpfOutput, Txt,
+};
+
+/// `INBOUND_VERIFY`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyMode {
+    /// Trust our MTA's `Authentication-Results` where present, else check.
+    Auto,
+    /// Always check here.
+    On,
+    /// Take the `From:` as it is (for an MTA that refuses unauthenticated
+    /// mail itself and adds no header we could read).
+    Off,
+}
+
+impl std::str::FromStr for VerifyMode {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(VerifyMode::Auto),
+            "on" => Ok(VerifyMode::On),
+            "off" => Ok(VerifyMode::Off),
+            other => Err(format!("`{other}` is not auto, on or off")),
+        }
+    }
+}
+
+/// The outcome of a check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The `From:` domain is vouched for: by a signature verified here, or
+    /// by our MTA's header.
+    Authentic { domain: String, by: Voucher },
+    /// Checks are off.
+    Unchecked,
+    /// The sender could not be shown to be who the `From:` says; `reason`
+    /// is for the admin's record and the refusal mail.
+    Doubtful { reason: String },
+}
+
+impl Verdict {
+    /// Whether a reply with this verdict may change a game.
+    pub fn accepts(&self) -> bool {
+        !matches!(self, Verdict::Doubtful { .. })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Voucher {
+    /// A DKIM signature of the domain, with the DMARC result beside it.
+    Dkim { dmarc: String },
+    /// Our MTA's `Authentication-Results`.
+    TrustedHeader,
+}
+
+/// The check, with its DNS resolver; made once and shared.
+pub struct Authenticity {
+    mode: VerifyMode,
+    trusted_authserv_id: Option<String>,
+    authenticator: Option<MessageAuthenticator>,
+    records: KnownRecords,
+}
+
+impl Authenticity {
+    /// Looks keys and policies up with the system's resolver.
+    pub fn new(mode: VerifyMode, trusted_authserv_id: Option<String>) -> Result<Self, String> {
+        let authenticator = match mode {
+            VerifyMode::Off => None,
+            _ => Some(MessageAuthenticator::new_system_conf().map_err(|e| e.to_string())?),
+        };
+        Ok(Authenticity {
+            mode,
+            trusted_authserv_id,
+            authenticator,
+            records: KnownRecords::default(),
+        })
+    }
+
+    /// Knows only `records` (name, TXT text) and asks no name server: for
+    /// tests, and for a deployment that pins its players' keys.
+    pub fn with_records<'a>(
+        mode: VerifyMode,
+        trusted_authserv_id: Option<String>,
+        records: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, String> {
+        use mail_auth::hickory_resolver::config::{ResolverConfig, ResolverOpts};
+        let no_servers = ResolverConfig::from_name_servers(Vec::new());
+        let authenticator = MessageAuthenticator::new(no_servers, ResolverOpts::default())
+            .map_err(|e| e.to_string())?;
+        let known = KnownRecords::default();
+        for (name, text) in records {
+            known.add(name, text)?;
+        }
+        Ok(Authenticity {
+            mode,
+            trusted_authserv_id,
+            authenticator: Some(authenticator),
+            records: known,
+        })
+    }
+
+    pub fn mode(&self) -> VerifyMode {
+        self.mode
+    }
+
+    pub async fn check(&self, raw: &[u8]) -> Verdict {
+        let Some(authenticator) = &self.authenticator else {
+            return Verdict::Unchecked;
+        };
+        let Some(message) = AuthenticatedMessage::parse(raw) else {
+            return doubtful("the message's header could not be read");
+        };
+        let Some(domain) = from_domain(&message) else {
+            return doubtful("the message has no single From: address");
+        };
+        if self.mode == VerifyMode::Auto
+            && let Some(id) = &self.trusted_authserv_id
+            && let Some(verdict) = trusted_header(&message, id, &domain)
+        {
+            return verdict;
+        }
+        let dkim = authenticator
+            .verify_dkim(Parameters::new(&message).with_txt_cache(&self.records))
+            .await;
+        let aligned = dkim.iter().any(|output| {
+            output.result() == &DkimResult::Pass
+                && output.signature().is_some_and(|s| aligned(&s.d, &domain))
+        });
+        let spf = SpfOutput::new(domain.clone());
+        let dmarc = authenticator
+            .verify_dmarc(
+                Parameters::new(DmarcParameters {
+                    message: &message,
+                    dkim_output: &dkim,
+                    dkim2_output: None,
+                    rfc5321_mail_from_domain: &domain,
+                    spf_output: &spf,
+                })
+                .with_txt_cache(&self.records),
+            )
+            .await;
+        let dmarc = match dmarc.dkim_result() {
+            DmarcResult::Pass => "pass".to_string(),
+            DmarcResult::None => "none".to_string(),
+            other => format!("{other:?}").to_lowercase(),
+        };
+        if aligned {
+            Verdict::Authentic {
+                domain,
+                by: Voucher::Dkim { dmarc },
+            }
+        } else {
+            doubtful(&format!("no valid DKIM signature of {domain}"))
+        }
+    }
+}
+
+fn doubtful(reason: &str) -> Verdict {
+    Verdict::Doubtful {
+        reason: reason.to_string(),
+    }
+}
+
+fn from_domain(message: &AuthenticatedMessage<'_>) -> Option<String> {
+    match message.from.as_slice() {
+        [one] => one
+            .rsplit_once('@')
+            .map(|(_, domain)| domain.trim_end_matches('.').to_ascii_lowercase()),
+        _ => None,
+    }
+}
+
+/// Relaxed alignment: the signing domain is the `From:` domain or one of
+/// its parents (a subdomain signing for its parent does not count).
+fn aligned(signing: &str, from: &str) -> bool {
+    let signing = signing.trim_end_matches('.').to_ascii_lowercase();
+    signing == from || (signing.contains('.') && from.ends_with(&format!(".{signing}")))
+}
+
+/// Reads the topmost `Authentication-Results` with our MTA's id: DMARC
+/// pass, or a DKIM pass of an aligned domain, vouches for the sender;
+/// anything else is doubtful. None when our MTA added no such header.
+fn trusted_header(message: &AuthenticatedMessage<'_>, id: &str, from: &str) -> Option<Verdict> {
+    let text = message
+        .headers
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case(b"Authentication-Results"))
+        .map(|(_, value)| String::from_utf8_lossy(value).replace(['\r', '\n'], " "))
+        .find(|value| {
+            value
+                .split(';')
+                .next()
+                .and_then(|first| first.split_whitespace().next())
+                .is_some_and(|authserv| authserv.eq_ignore_ascii_case(id))
+        })?;
+    let results: Vec<Vec<&str>> = text
+        .split(';')
+        .skip(1)
+        .map(|result| result.split_whitespace().collect())
+        .collect();
+    let passes = |method: &str| {
+        let pass = format!("{method}=pass");
+        results
+            .iter()
+            .filter(|words| words.first().is_some_and(|w| w.eq_ignore_ascii_case(&pass)))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let dmarc = passes("dmarc")
+        .iter()
+        .any(|words| property(words, "header.from").is_none_or(|d| d == from));
+    let dkim = passes("dkim").iter().any(|words| {
+        property(words, "header.d")
+            .or_else(|| {
+                property(words, "header.i").map(|i| i.rsplit('@').next().unwrap_or(&i).to_string())
+            })
+            .is_some_and(|d| aligned(&d, from))
+    });
+    Some(if dmarc || dkim {
+        Verdict::Authentic {
+            domain: from.to_string(),
+            by: Voucher::TrustedHeader,
+        }
+    } else {
+        doubtful(&format!("{id} did not find the sender authentic"))
+    })
+}
+
+fn property(words: &[&str], name: &str) -> Option<String> {
+    words.iter().find_map(|word| {
+        let (key, value) = word.split_once('=')?;
+        key.eq_ignore_ascii_case(name).then(|| {
+            value
+                .trim_matches('"')
+                .trim_end_matches('.')
+                .to_ascii_lowercase()
+        })
+    })
+}
+
+/// TXT records known in advance, by fully qualified name; consulted
+/// before any name server, and never written to (a record looked up
+/// live is not kept, so a rotated key takes effect at once).
+#[derive(Default)]
+struct KnownRecords(Mutex<HashMap<Box<str>, Txt>>);
+
+impl KnownRecords {
+    fn add(&self, name: &str, text: &str) -> Result<(), String> {
+        let fqdn = format!("{}.", name.trim_end_matches('.')).to_ascii_lowercase();
+        let record: Txt = if fqdn.starts_with("_dmarc.") {
+            Dmarc::parse(text.as_bytes())
+                .map_err(|e| format!("{name}: {e}"))?
+                .into()
+        } else {
+            DomainKey::parse(text.as_bytes())
+                .map_err(|e| format!("{name}: {e}"))?
+                .into()
+        };
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(fqdn.into_boxed_str(), record);
+        Ok(())
+    }
+}
+
+impl ResolverCache<Box<str>, Txt> for KnownRecords {
+    fn get<Q>(&self, name: &Q) -> Option<Txt>
+    where
+        Box<str>: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+            .cloned()
+    }
+
+    fn remove<Q>(&self, _: &Q) -> Option<Txt>
+    where
+        Box<str>: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        None
+    }
+
+    fn insert(&self, _: Box<str>, _: Txt, _: Instant) {}
+}
