@@ -128,6 +128,12 @@ pub fn build(
     background.spawn("deadlines", |shutdown| {
         Arc::new(sweeper.with_shutdown(shutdown)).run()
     });
+    crate::inbound::transport::start(
+        &mut background,
+        &state.config.inbound,
+        reply_sink(state.clone()),
+        state.metrics.clone(),
+    )?;
     // actix-web stops on these signals too; the streams, which would hold
     // a graceful stop for its whole timeout, end first.
     let feed = state.feed.clone();
@@ -249,4 +255,21 @@ pub fn redact(url: &str) -> String {
         }
         _ => url.to_string(),
     }
+}
+
+/// The inbound transports hand each message to the reply pipeline; a
+/// failure of ours (the database away, say) asks the sender's MTA or the
+/// mailbox to try again later rather than losing the reply.
+fn reply_sink(state: web::Data<AppState>) -> Arc<dyn crate::inbound::transport::MessageSink> {
+    use crate::inbound::transport::{SinkError, SinkFuture};
+    Arc::new(move |raw: Vec<u8>, via| -> SinkFuture {
+        let state = state.clone();
+        Box::pin(async move {
+            match crate::inbound::receive(&state, &raw, via).await {
+                Ok(_) => Ok(()),
+                Err(e) if e.status.is_client_error() => Err(SinkError::Refused(e.detail)),
+                Err(e) => Err(SinkError::Temporary(e.detail)),
+            }
+        })
+    })
 }

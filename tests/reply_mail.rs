@@ -32,19 +32,23 @@ struct Table {
 }
 
 fn table(py: &str, backend: Backend) -> Table {
+    table_with(py, backend, &[])
+}
+
+fn table_with(py: &str, backend: Backend, extra: &[(&str, &str)]) -> Table {
     let sink = SmtpSink::running(py);
-    let server = TestServer::start_with(
-        backend,
-        &[
-            ("SMTP_URL", &sink.url()),
-            ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
-            ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
-            ("MAIL_POLL_INTERVAL_MS", "50"),
-            ("REPLY_DOMAIN", DOMAIN),
-            ("REPLY_MAX_BYTES", MAX_BYTES),
-            ("JWT_KEYS", KEYS),
-        ],
-    );
+    let url = sink.url();
+    let mut settings: Vec<(&str, &str)> = extra.to_vec();
+    settings.extend_from_slice(&[
+        ("SMTP_URL", url.as_str()),
+        ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
+        ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
+        ("MAIL_POLL_INTERVAL_MS", "50"),
+        ("REPLY_DOMAIN", DOMAIN),
+        ("REPLY_MAX_BYTES", MAX_BYTES),
+        ("JWT_KEYS", KEYS),
+    ]);
+    let server = TestServer::start_with(backend, &settings);
     let api = server.client();
     let (ada, ada_id) = api.register("ada");
     let (bob, bob_id) = api.register("bob");
@@ -99,6 +103,19 @@ impl Table {
         self.mail(0, email, "Your move", |m: &Received| {
             m.subject().ends_with(&format!("move {at})"))
         })
+    }
+
+    /// The log's rows of `reader`'s own moves (the log's `after` counts
+    /// rows, not move numbers), oldest first.
+    fn player_rows(&self, reader: usize) -> Vec<Value> {
+        let path = format!("/api/v1/games/{}/log?limit=500", self.game_id);
+        let log = self.players[reader].get(&path).ok().clone();
+        let rows = log.as_array().unwrap().iter();
+        let user = self.user_ids[reader];
+        rows.filter(|r| r["actor"].as_str().is_some_and(|a| a.starts_with("seat:")))
+            .filter(|r| r["user_id"] == user)
+            .cloned()
+            .collect()
     }
 
     fn move_number(&self) -> i64 {
@@ -258,7 +275,10 @@ fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
     let answer = t.mail(seen, email, "Your reply", |_| true);
     assert_eq!(answer.header("auto-submitted"), Some("auto-replied"));
     assert!(
-        answer.text.contains("Applied from your reply:\n- R\n"),
+        answer
+            .text
+            .replace("\r\n", "\n")
+            .contains("Applied from your reply:\n- R\n"),
         "{}",
         answer.text
     );
@@ -268,19 +288,29 @@ fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
     );
 
     // The log has the move like any other, by the player's seat.
-    let log = t.players[who].get(&format!("/api/v1/games/{}/log?after={at}", t.game_id));
-    assert_eq!(log.ok()[0]["actor"], format!("seat:{who}"));
+    let moves = t.player_rows(who);
+    let last = moves.last().expect("a move by a player");
+    assert_eq!(last["user_id"], t.user_ids[who]);
+    assert_eq!(last["action"]["type"], "roll_dice");
 
     let view = game(&t.players[who], &t.game_id);
     let legal: Vec<LegalAction> = serde_json::from_value(view["legal_actions"].clone()).unwrap();
     if !legal.contains(&LegalAction::EndTurn) {
         // A seven: the robber waits, which this reply's grammar has no
         // command for; the answer says so by its menu.
-        assert!(!answer.text.contains("  E  end your turn"));
+        assert!(
+            !answer
+                .text
+                .replace("\r\n", "\n")
+                .contains("  E  end your turn")
+        );
         return;
     }
     assert!(
-        answer.text.contains("  E  end your turn"),
+        answer
+            .text
+            .replace("\r\n", "\n")
+            .contains("  E  end your turn"),
         "{}",
         answer.text
     );
@@ -296,7 +326,10 @@ fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
     assert!(their_turn.header("reply-to").is_some());
     let answer = t.mail(seen, email, "Your reply", |_| true);
     assert!(
-        answer.text.contains("Nothing is yours to decide now"),
+        answer
+            .text
+            .replace("\r\n", "\n")
+            .contains("Nothing is yours to decide now"),
         "{}",
         answer.text
     );
@@ -526,20 +559,58 @@ fn one_message_delivered_twice_at_once_is_played_once() {
         let email = t.emails[who].clone();
         let address = reply_address(&t.turn_mail(&email, at));
         let raw = reply(&email, &address, "twice@mail.example.org", "R");
+        let before = t.player_rows(who).len();
         let codes: Vec<i32> = std::thread::scope(|s| {
             let runs: Vec<_> = (0..2).map(|_| s.spawn(|| t.pipe(&raw))).collect();
             runs.into_iter().map(|r| r.join().unwrap()).collect()
         });
         assert_eq!(codes, [0, 0], "{backend:?}");
         assert_eq!(t.recorded("twice@mail.example.org").1, 1, "{backend:?}");
-        let log = t.players[who].get(&format!("/api/v1/games/{}/log?after={at}", t.game_id));
-        let decisions = log
-            .ok()
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|r| r["actor"] == format!("seat:{who}"))
-            .count();
+        let decisions = t.player_rows(who).len() - before;
         assert_eq!(decisions, 1, "{backend:?}: one roll");
     }
+}
+
+/// The inbound SMTP listener of `hexpost serve` hands a reply to the same
+/// pipeline: sent by a real SMTP client (lettre, as an MTA relaying it),
+/// the roll is applied before the listener's 250, and recorded as `smtp`.
+#[test]
+fn a_reply_relayed_to_the_listener_is_played() {
+    let Some(py) = python() else { return };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("127.0.0.1:{port}");
+    let t = table_with(&py, Backend::Postgres, &[("INBOUND_LISTEN", &listen)]);
+    let (who, at) = t.to_a_roll();
+    let email = &t.emails[who];
+    let turn = t.turn_mail(email, at);
+    let address = reply_address(&turn);
+    let mut raw = reply(
+        email,
+        &address,
+        "smtp1@mail.example.org",
+        &format!("R\r\n{}", quoted(&turn)),
+    );
+    // lettre ends the data with CRLF.CRLF itself.
+    if raw.ends_with(b"\r\n") {
+        raw.truncate(raw.len() - 2);
+    }
+    let client = lettre::SmtpTransport::builder_dangerous("127.0.0.1")
+        .port(port)
+        .timeout(Some(Duration::from_secs(30)))
+        .build();
+    let envelope = lettre::address::Envelope::new(
+        Some(email.parse().unwrap()),
+        vec![address.parse().unwrap()],
+    )
+    .unwrap();
+    lettre::Transport::send_raw(&client, &envelope, &raw).expect("the listener takes the reply");
+    assert!(t.move_number() > at, "the roll is applied");
+    assert_eq!(
+        t.recorded("smtp1@mail.example.org"),
+        ("applied".into(), 1, Some("smtp".into()))
+    );
 }

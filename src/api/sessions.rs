@@ -240,7 +240,7 @@ impl SessionInfo {
 }
 
 /// The caller's live sessions, newest first.
-#[utoipa::path(tag = "accounts", security(("bearer" = [])), responses(
+#[utoipa::path(tag = "accounts", operation_id = "list_sessions", security(("bearer" = [])), responses(
     (status = 200, body = Vec<SessionInfo>),
     (status = 401, body = Problem, content_type = "application/problem+json"),
 ))]

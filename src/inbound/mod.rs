@@ -5,8 +5,8 @@
 //! and queues the answer (docs/play-by-email.md, "Replying to a mail").
 
 pub mod address;
-pub mod authenticity;
 mod apply;
+pub mod authenticity;
 pub mod reading;
 pub mod screen;
 pub mod token;
