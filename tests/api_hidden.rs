@@ -711,14 +711,18 @@ fn nothing_hidden_is_served_to_the_other_seat() {
             ),
         ];
         let mut g = 0;
+        // The server draws each game's seed, so a ck_for_two game of 600
+        // random moves now and then draws no progress card: another follows.
         while g < games.len()
-            || ((hidden_cards_seen == 0 || mail_cards_changed == 0) && g < games.len() + 4)
+            || ((hidden_cards_seen == 0 || mail_cards_changed == 0 || progress_cards_drawn == 0)
+                && g < games.len() + 4)
         {
-            let (variant, options, cap) =
-                games
-                    .get(g)
-                    .cloned()
-                    .unwrap_or(("standard", json!({}), 150));
+            let extra = if progress_cards_drawn == 0 {
+                ("ck_for_two", json!({}), 600)
+            } else {
+                ("standard", json!({}), 150)
+            };
+            let (variant, options, cap) = games.get(g).cloned().unwrap_or(extra);
             g += 1;
             let (a, b, id) = api.new_game(variant, options);
             let seats = [a.clone(), b.clone()]
