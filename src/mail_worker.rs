@@ -299,6 +299,11 @@ impl Worker {
             .as_ref()
             .and_then(|replies| replies.for_mail(row, &context, self.clock.now()));
         context["reply_address"] = reply_to.clone().into();
+        if self.replies.is_none() {
+            // Without reply addresses the codes would invite replies that
+            // nobody reads: the mail lists the decisions in words only.
+            strip_commands(&mut context);
+        }
         let images = pictures::attach(&mut context, &row.message_id, &self.links.host);
         let rendered = self.templates.render(&row.kind, &context)?;
         sender::compose(
@@ -372,4 +377,16 @@ fn without_secrets(row: &MailRow) -> Option<String> {
     let mut context = serde_json::from_str::<serde_json::Value>(&row.context).ok()?;
     context.as_object_mut()?.remove("token")?;
     Some(context.to_string())
+}
+
+/// Removes every command menu (`commands`) from a mail's context.
+fn strip_commands(context: &mut serde_json::Value) {
+    match context {
+        serde_json::Value::Object(fields) => {
+            fields.remove("commands");
+            fields.values_mut().for_each(strip_commands);
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(strip_commands),
+        _ => {}
+    }
 }

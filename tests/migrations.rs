@@ -11,18 +11,28 @@ use diesel::sql_types::{Integer, Text};
 use hexpost::store::DbConnection;
 use std::collections::BTreeMap;
 
-const TABLES: [&str; 10] = [
+const TABLES: [&str; 14] = [
     "admin_log",
     "game_players",
     "games",
     "idempotency_keys",
+    "inbound_mails",
     "invitations",
     "moves",
     "outbox",
+    "refresh_tokens",
+    "sessions",
+    "sign_in_codes",
     "used_jtis",
     "user_keys",
     "users",
 ];
+
+#[derive(QueryableByName)]
+struct UserId {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    id: i64,
+}
 
 const DIESEL_TABLE: &str = "__diesel_schema_migrations";
 
@@ -322,11 +332,21 @@ fn keys_active_on_two_accounts_are_revoked_when_keys_become_unique() {
                 break;
             }
         }
+        // The users table as it was then: `store::users` reads columns
+        // that later migrations add.
         let user = |conn: &mut DbConnection, name: &str| {
-            hexpost::store::users::insert(conn, &format!("{name}@example.org"), name, "x", false)
-                .unwrap()
-                .unwrap()
-                .id
+            diesel::sql_query(format!(
+                "INSERT INTO users (email, display_name, password_hash, is_admin, created_at) \
+                 VALUES ('{name}@example.org', '{name}', 'x', false, 0)"
+            ))
+            .execute(conn)
+            .unwrap();
+            diesel::sql_query(format!(
+                "SELECT id FROM users WHERE email = '{name}@example.org'"
+            ))
+            .get_result::<UserId>(conn)
+            .unwrap()
+            .id
         };
         let (ada, bob) = (user(&mut conn, "ada"), user(&mut conn, "bob"));
         let mut add = |who: i64, key: &str| {
