@@ -406,8 +406,9 @@ async function finish(game) {
   await bob.page.waitForSelector('.seed');
   check((await bob.page.textContent('.seed')) === over.seed, 'the page shows the revealed seed');
   check((await bob.page.textContent('.turn-state')).includes('Bob won'), 'the page shows the winner');
-  // An access token the server no longer takes: back to logging in, and
-  // from there back to the game.
+  // An access token the server no longer takes and no refresh cookie to
+  // renew it: back to logging in, and from there back to the game.
+  await ada.page.context().clearCookies();
   await ada.page.evaluate(() => sessionStorage.setItem('hexpost.token', 'expired'));
   await ada.page.reload();
   await ada.page.waitForURL(`${base}/login?next=${encodeURIComponent(`/games/${game.gameId}`)}`);
