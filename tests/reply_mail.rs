@@ -3,10 +3,14 @@
 //! (tests/smtp_sink.py), each reply is written to the address the mail
 //! carries and delivered through `hexpost mail receive` (the MTA pipe
 //! path, the binary spawned), and the answers come back through the sink.
-//! The REST API sees the same game; every refusal changes nothing.
+//! The REST API sees the same game; every refusal changes nothing. The
+//! players' mail is DKIM-signed for their domain, whose key a real name
+//! server started by the test publishes, and the server checks it.
 
 mod common;
 
+use common::dkim::Signer;
+use common::dns::NameServer;
 use common::smtp::{self, Received, SmtpSink};
 use common::{Api, Backend, TestServer, game};
 use diesel::prelude::*;
@@ -21,8 +25,18 @@ use std::time::{Duration, Instant};
 const DOMAIN: &str = "replies.example.org";
 const KEYS: &str = "test:0123456789abcdef0123456789abcdef";
 const MAX_BYTES: &str = "8192";
+/// The players' mail domain, whose mail is signed.
+const PLAYERS: &str = "example.org";
+
+/// The signing key of the players' mail provider.
+fn provider() -> &'static Signer {
+    static KEY: std::sync::OnceLock<Signer> = std::sync::OnceLock::new();
+    KEY.get_or_init(Signer::new)
+}
 
 struct Table {
+    /// Publishes the players' DKIM key.
+    dns: NameServer,
     sink: SmtpSink,
     server: TestServer,
     players: [Api; 2],
@@ -38,8 +52,12 @@ fn table(py: &str, backend: Backend) -> Table {
 fn table_with(py: &str, backend: Backend, extra: &[(&str, &str)]) -> Table {
     let sink = SmtpSink::running(py);
     let url = sink.url();
+    let dns = NameServer::running();
+    dns.publish(&Signer::record_name(PLAYERS), &provider().record);
+    let dns_addr = dns.addr.to_string();
     let mut settings: Vec<(&str, &str)> = extra.to_vec();
     settings.extend_from_slice(&[
+        ("INBOUND_DNS_SERVERS", dns_addr.as_str()),
         ("SMTP_URL", url.as_str()),
         ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
         ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
@@ -62,6 +80,7 @@ fn table_with(py: &str, backend: Backend, extra: &[(&str, &str)]) -> Table {
     bob.post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
         .ok();
     Table {
+        dns,
         sink,
         server,
         players: [ada, bob],
@@ -192,6 +211,7 @@ impl Table {
             .env("JWT_KEYS", KEYS)
             .env("REPLY_DOMAIN", DOMAIN)
             .env("REPLY_MAX_BYTES", MAX_BYTES)
+            .env("INBOUND_DNS_SERVERS", self.dns.addr.to_string())
             .stdin(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -215,7 +235,12 @@ fn reply(from: &str, to: &str, message_id: &str, body: &str) -> Vec<u8> {
     )
 }
 
+/// A message as the players' provider sends it: DKIM-signed.
 fn message(from: &str, to: &str, message_id: &str, headers: &str, body: &str) -> Vec<u8> {
+    provider().sign(PLAYERS, &unsigned(from, to, message_id, headers, body))
+}
+
+fn unsigned(from: &str, to: &str, message_id: &str, headers: &str, body: &str) -> Vec<u8> {
     format!(
         "From: {from}\r\nTo: {to}\r\nSubject: Re: your move\r\nMessage-ID: <{message_id}>\r\n\
          Date: Fri, 27 Nov 2026 08:00:00 +0000\r\nMIME-Version: 1.0\r\n{headers}\r\n{body}"
@@ -235,6 +260,18 @@ fn reply_address(mail: &Received) -> String {
         "{address}"
     );
     address.to_string()
+}
+
+/// The answer says the reply's roll was applied.
+fn assert_applied_roll(answer: &Received) {
+    assert!(
+        answer
+            .text
+            .replace("\r\n", "\n")
+            .contains("Applied from your reply:\n- R\n"),
+        "{}",
+        answer.text
+    );
 }
 
 fn quoted(mail: &Received) -> String {
@@ -274,14 +311,7 @@ fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
     assert!(t.move_number() > at, "the roll is applied");
     let answer = t.mail(seen, email, "Your reply", |_| true);
     assert_eq!(answer.header("auto-submitted"), Some("auto-replied"));
-    assert!(
-        answer
-            .text
-            .replace("\r\n", "\n")
-            .contains("Applied from your reply:\n- R\n"),
-        "{}",
-        answer.text
-    );
+    assert_applied_roll(&answer);
     assert_eq!(
         t.recorded("r1@mail.example.org"),
         ("applied".into(), 1, Some("stdin".into()))
@@ -385,6 +415,8 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
     altered[3] = if altered[3] == b'a' { b'b' } else { b'a' };
     let altered = at_domain(std::str::from_utf8(&altered).unwrap());
     let html_only = "Content-Type: text/html; charset=utf-8\r\n";
+    let text = "Content-Type: text/plain; charset=utf-8\r\n";
+    let image = "Content-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n";
     let binary = "Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n";
     let big = format!("R\r\n{}", "x".repeat(10_000));
 
@@ -433,6 +465,30 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             false,
         ),
         (
+            "unsigned",
+            unsigned(&email, &address, "unsigned", text, "R"),
+            65,
+            "sender_not_authentic",
+            false,
+        ),
+        (
+            "signed with another key",
+            Signer::new().sign(PLAYERS, &unsigned(&email, &address, "otherkey", text, "R")),
+            65,
+            "sender_not_authentic",
+            false,
+        ),
+        (
+            "signed for another domain",
+            provider().sign(
+                "example.net",
+                &unsigned(&email, &address, "otherdomain", text, "R"),
+            ),
+            65,
+            "sender_not_authentic",
+            false,
+        ),
+        (
             "no address",
             reply(&email, "games@hexpost.example.org", "noaddr", "R"),
             0,
@@ -449,6 +505,19 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         (
             "not text",
             message(&email, &address, "bin", binary, "UgoK\r\n"),
+            0,
+            "not_text",
+            true,
+        ),
+        (
+            "only an image",
+            message(
+                &email,
+                &address,
+                "png",
+                image,
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==\r\n",
+            ),
             0,
             "not_text",
             true,
@@ -484,6 +553,26 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             ),
             0,
             "ignored_list",
+            false,
+        ),
+        (
+            "X-Autoreply",
+            message(&email, &address, "xauto", "X-Autoreply: yes\r\n", "R"),
+            0,
+            "ignored_auto_reply",
+            false,
+        ),
+        (
+            "delivery report",
+            message(
+                &email,
+                &address,
+                "dsn",
+                "Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n",
+                "--b\r\nContent-Type: text/plain\r\n\r\nR\r\n--b--\r\n",
+            ),
+            0,
+            "ignored_bounce",
             false,
         ),
         (
@@ -571,46 +660,107 @@ fn one_message_delivered_twice_at_once_is_played_once() {
     }
 }
 
-/// The inbound SMTP listener of `hexpost serve` hands a reply to the same
-/// pipeline: sent by a real SMTP client (lettre, as an MTA relaying it),
-/// the roll is applied before the listener's 250, and recorded as `smtp`.
-#[test]
-fn a_reply_relayed_to_the_listener_is_played() {
-    let Some(py) = python() else { return };
+/// A free loopback port for the inbound listener.
+fn free_listen_address() -> String {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let listen = format!("127.0.0.1:{port}");
+    format!("127.0.0.1:{port}")
+}
+
+/// Sends `raw` to the listener at `listen` with a real SMTP client
+/// (lettre, as an MTA relaying it); returns once the listener said 250.
+fn relay(listen: &str, from: &str, to: &str, mut raw: Vec<u8>) {
+    let (host, port) = listen.rsplit_once(':').unwrap();
+    // lettre ends the data with CRLF.CRLF itself.
+    if raw.ends_with(b"\r\n") {
+        raw.truncate(raw.len() - 2);
+    }
+    let client = lettre::SmtpTransport::builder_dangerous(host)
+        .port(port.parse().unwrap())
+        .timeout(Some(Duration::from_secs(30)))
+        .build();
+    let envelope =
+        lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()])
+            .unwrap();
+    lettre::Transport::send_raw(&client, &envelope, &raw).expect("the listener takes the reply");
+}
+
+/// The inbound SMTP listener of `hexpost serve` hands a reply to the same
+/// pipeline: the roll is applied before the listener's 250, and recorded
+/// as `smtp`. A reply from the player's address that their provider did
+/// not sign is taken by the listener too, but changes nothing and is not
+/// answered: whoever sent it, it was not the player's mail system.
+#[test]
+fn a_signed_reply_relayed_to_the_listener_is_played_and_a_forged_one_is_not() {
+    let Some(py) = python() else { return };
+    let listen = free_listen_address();
     let t = table_with(&py, Backend::Postgres, &[("INBOUND_LISTEN", &listen)]);
     let (who, at) = t.to_a_roll();
     let email = &t.emails[who];
     let turn = t.turn_mail(email, at);
     let address = reply_address(&turn);
-    let mut raw = reply(
-        email,
-        &address,
-        "smtp1@mail.example.org",
-        &format!("R\r\n{}", quoted(&turn)),
+    let body = format!("R\r\n{}", quoted(&turn));
+    let answers = t.answers_queued();
+
+    let text = "Content-Type: text/plain; charset=utf-8\r\n";
+    let forged = unsigned(email, &address, "forged@mail.example.org", text, &body);
+    relay(&listen, email, &address, forged);
+    assert_eq!(t.move_number(), at, "nothing applied");
+    assert_eq!(
+        t.recorded("forged@mail.example.org").0,
+        "sender_not_authentic"
     );
-    // lettre ends the data with CRLF.CRLF itself.
-    if raw.ends_with(b"\r\n") {
-        raw.truncate(raw.len() - 2);
-    }
-    let client = lettre::SmtpTransport::builder_dangerous("127.0.0.1")
-        .port(port)
-        .timeout(Some(Duration::from_secs(30)))
-        .build();
-    let envelope = lettre::address::Envelope::new(
-        Some(email.parse().unwrap()),
-        vec![address.parse().unwrap()],
-    )
-    .unwrap();
-    lettre::Transport::send_raw(&client, &envelope, &raw).expect("the listener takes the reply");
+    assert_eq!(
+        t.answers_queued(),
+        answers,
+        "the forged sender gets no answer"
+    );
+
+    let signed = reply(email, &address, "smtp1@mail.example.org", &body);
+    relay(&listen, email, &address, signed);
     assert!(t.move_number() > at, "the roll is applied");
     assert_eq!(
         t.recorded("smtp1@mail.example.org"),
         ("applied".into(), 1, Some("smtp".into()))
     );
+}
+
+/// With `INBOUND_TRUSTED_AUTHSERV_ID` the verdict of our own MTA, in its
+/// `Authentication-Results`, stands in for checking again: its pass lets
+/// an unsigned reply play, its fail refuses a signed one.
+#[test]
+fn the_authentication_results_of_our_own_mta_decide_when_it_is_trusted() {
+    let Some(py) = python() else { return };
+    let listen = free_listen_address();
+    let t = table_with(
+        &py,
+        Backend::Sqlite,
+        &[
+            ("INBOUND_LISTEN", &listen),
+            ("INBOUND_TRUSTED_AUTHSERV_ID", "mx.hexpost.example.org"),
+        ],
+    );
+    let (who, at) = t.to_a_roll();
+    let email = &t.emails[who];
+    let address = reply_address(&t.turn_mail(email, at));
+    let results = |verdict: &str| {
+        format!(
+            "Authentication-Results: mx.hexpost.example.org;\r\n dkim={verdict} header.d={PLAYERS};\r\n dmarc={verdict} header.from={PLAYERS}\r\nContent-Type: text/plain\r\n"
+        )
+    };
+    let failed = provider().sign(
+        PLAYERS,
+        &unsigned(email, &address, "mta-fail", &results("fail"), "R"),
+    );
+    relay(&listen, email, &address, failed);
+    assert_eq!(t.move_number(), at);
+    assert_eq!(t.recorded("mta-fail").0, "sender_not_authentic");
+
+    let passed = unsigned(email, &address, "mta-pass", &results("pass"), "R");
+    relay(&listen, email, &address, passed);
+    assert!(t.move_number() > at);
+    assert_eq!(t.recorded("mta-pass").0, "applied");
 }

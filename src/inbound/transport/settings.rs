@@ -21,6 +21,9 @@ pub struct InboundConfig {
     pub imap: Option<ImapSettings>,
     pub verify: VerifyMode,
     pub trusted_authserv_id: Option<String>,
+    /// `INBOUND_DNS_SERVERS`: where the sender check looks DKIM keys and
+    /// DMARC policies up; empty, the system's resolver.
+    pub dns_servers: Vec<SocketAddr>,
 }
 
 pub fn from_lookup(
@@ -65,8 +68,23 @@ pub fn from_lookup(
             reason,
         })?,
     };
+    let dns_servers = get("INBOUND_DNS_SERVERS")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .map(|text| {
+            text.parse()
+                .or_else(|_| text.parse().map(|ip| SocketAddr::new(ip, 53)))
+                .map_err(|_| ConfigError {
+                    var: "INBOUND_DNS_SERVERS",
+                    reason: format!("`{text}` is not an address or address:port"),
+                })
+        })
+        .collect::<Result<_, _>>()?;
     Ok(InboundConfig {
         imap: imap_settings(get, num)?,
+        dns_servers,
         trusted_authserv_id: get("INBOUND_TRUSTED_AUTHSERV_ID"),
         reply_domain,
         listen,
