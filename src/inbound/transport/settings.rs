@@ -140,5 +140,6 @@ fn imap_settings(
         processed_mailbox: get("IMAP_PROCESSED_MAILBOX")
             .unwrap_or_else(|| "hexpost-processed".into()),
         poll_interval: Duration::from_secs(num("IMAP_POLL_SECS", 60)?.max(1)),
+        claim_timeout: super::imap::STALE_CLAIM,
     }))
 }
