@@ -660,6 +660,60 @@ fn one_message_delivered_twice_at_once_is_played_once() {
     }
 }
 
+/// A message whose handling was cut off (the process died after recording
+/// it, before it finished) left its record at `received`. The next
+/// delivery takes such a record over once it is older than any handling
+/// takes, and plays the reply once; one delivery more is a duplicate. A
+/// fresh `received` record is another handler still at work: a delivery
+/// then does nothing.
+#[test]
+fn a_reply_whose_handling_was_cut_off_is_played_by_its_next_delivery() {
+    use hexpost::store::inbound_mails::{ABANDONED_AFTER_MS, NewInboundMail, RECEIVED, claim};
+    let Some(py) = python() else { return };
+    for backend in common::BACKENDS {
+        let t = table(&py, backend);
+        let (who, at) = t.to_a_roll();
+        let email = t.emails[who].clone();
+        let address = reply_address(&t.turn_mail(&email, at));
+        let left = |message_id: &str, age_ms: i64| {
+            let mut conn = t.server.db().get().unwrap();
+            let mail = NewInboundMail {
+                received_at: hexpost::store::now_ms() - age_ms,
+                via: "smtp".into(),
+                sender: Some(email.clone()),
+                message_id: message_id.into(),
+                outcome: RECEIVED.into(),
+            };
+            assert!(claim(&mut conn, &mail).unwrap());
+        };
+        let before = t.player_rows(who).len();
+
+        left("busy@mail.example.org", 1000);
+        let busy = reply(&email, &address, "busy@mail.example.org", "R");
+        assert_eq!(t.pipe(&busy), 0, "{backend:?}");
+        assert_eq!(t.move_number(), at, "{backend:?}: in hand elsewhere");
+        assert_eq!(t.recorded("busy@mail.example.org").0, RECEIVED);
+
+        left("cut@mail.example.org", ABANDONED_AFTER_MS + 60_000);
+        let cut = reply(&email, &address, "cut@mail.example.org", "R");
+        assert_eq!(t.pipe(&cut), 0, "{backend:?}");
+        assert_eq!(
+            t.recorded("cut@mail.example.org"),
+            ("applied".into(), 1, Some("stdin".into())),
+            "{backend:?}"
+        );
+        let after = t.move_number();
+        assert!(after > at, "{backend:?}");
+        assert_eq!(t.pipe(&cut), 0, "{backend:?}");
+        assert_eq!(t.move_number(), after, "{backend:?}: a duplicate");
+        assert_eq!(
+            t.player_rows(who).len() - before,
+            1,
+            "{backend:?}: one roll"
+        );
+    }
+}
+
 /// A free loopback port for the inbound listener.
 fn free_listen_address() -> String {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
