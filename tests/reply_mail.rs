@@ -818,3 +818,53 @@ fn the_authentication_results_of_our_own_mta_decide_when_it_is_trusted() {
     assert!(t.move_number() > at);
     assert_eq!(t.recorded("mta-pass").0, "applied");
 }
+
+/// A reply that lands in the mailbox `hexpost serve` polls (put there
+/// with IMAP APPEND, as the player's provider delivers it, into a real
+/// Dovecot) is taken by the poller, played (the API shows the roll), and
+/// answered through the outgoing SMTP server.
+#[test]
+fn a_reply_delivered_to_the_polled_mailbox_is_played_and_answered() {
+    let Some(py) = python() else { return };
+    if !common::dovecot::available() {
+        return;
+    }
+    let mailbox = common::dovecot::Dovecot::running();
+    let url = mailbox.url().to_string();
+    let t = table_with(
+        &py,
+        Backend::Postgres,
+        &[
+            ("IMAP_URL", &url),
+            ("IMAP_USER", common::dovecot::USER),
+            ("IMAP_PASSWORD", common::dovecot::PASSWORD),
+            ("IMAP_POLL_SECS", "1"),
+        ],
+    );
+    let (who, at) = t.to_a_roll();
+    let email = &t.emails[who];
+    let turn = t.turn_mail(email, at);
+    let address = reply_address(&turn);
+    let seen = t.sink.messages().len();
+    let raw = reply(
+        email,
+        &address,
+        "imap1@mail.example.org",
+        &format!("R\r\n{}", quoted(&turn)),
+    );
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(mailbox.append(&raw, None));
+
+    let answer = t.mail(seen, email, "Your reply", |_| true);
+    assert_applied_roll(&answer);
+    assert!(t.move_number() > at, "the roll is applied");
+    let moves = t.player_rows(who);
+    assert_eq!(moves.last().unwrap()["action"]["type"], "roll_dice");
+    assert_eq!(
+        t.recorded("imap1@mail.example.org"),
+        ("applied".into(), 1, Some("imap".into()))
+    );
+}
