@@ -382,15 +382,15 @@ fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
     assert_eq!(listed[0]["game_id"], Value::from(t.game_id.clone()));
 }
 
-#[test]
-fn refused_replies_change_nothing_and_robots_get_no_answer() {
-    let Some(py) = python() else { return };
-    let t = table(&py, Backend::Sqlite);
-    let (who, at) = t.to_a_roll();
+/// A mail that must change nothing: what it is, the mail, the exit code
+/// of `hexpost mail receive`, the outcome recorded, whether it is answered.
+type Refusal = (&'static str, Vec<u8>, i32, &'static str, bool);
+
+/// Every kind of mail that must change nothing, against the reply
+/// `address` of the mail that asked player `who` for move `at`.
+fn refusals(t: &Table, who: usize, at: i64, address: &str) -> Vec<Refusal> {
     let email = t.emails[who].clone();
     let stranger = "mallory@example.net";
-    let turn = t.turn_mail(&email, at);
-    let address = reply_address(&turn);
     let token = address["move+".len()..address.find('@').unwrap()].to_string();
     let user_id = t.user_ids[who];
     let claims = |expires_at| ReplyClaims {
@@ -414,14 +414,13 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
     let mut altered = token.clone().into_bytes();
     altered[3] = if altered[3] == b'a' { b'b' } else { b'a' };
     let altered = at_domain(std::str::from_utf8(&altered).unwrap());
-    let html_only = "Content-Type: text/html; charset=utf-8\r\n";
     let text = "Content-Type: text/plain; charset=utf-8\r\n";
     let image = "Content-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n";
     let binary = "Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n";
-    let big = format!("R\r\n{}", "x".repeat(10_000));
+    // Lines of a length mail allows (RFC 5322: 998), more than REPLY_MAX_BYTES in all.
+    let big = format!("R\r\n{}", format!("{}\r\n", "x".repeat(70)).repeat(150));
 
-    // (mail, exit code, outcome recorded, answered)
-    let cases: Vec<(&str, Vec<u8>, i32, &str, bool)> = vec![
+    vec![
         (
             "forged",
             reply(&email, &forged, "forged", "R"),
@@ -452,28 +451,28 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         ),
         (
             "wrong sender",
-            reply(&t.emails[1 - who], &address, "wrong", "R"),
+            reply(&t.emails[1 - who], address, "wrong", "R"),
             0,
             "wrong_sender",
             true,
         ),
         (
             "stranger sender",
-            reply(stranger, &address, "wrong2", "R"),
+            reply(stranger, address, "wrong2", "R"),
             65,
             "wrong_sender",
             false,
         ),
         (
             "unsigned",
-            unsigned(&email, &address, "unsigned", text, "R"),
+            unsigned(&email, address, "unsigned", text, "R"),
             65,
             "sender_not_authentic",
             false,
         ),
         (
             "signed with another key",
-            Signer::new().sign(PLAYERS, &unsigned(&email, &address, "otherkey", text, "R")),
+            Signer::new().sign(PLAYERS, &unsigned(&email, address, "otherkey", text, "R")),
             65,
             "sender_not_authentic",
             false,
@@ -482,7 +481,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             "signed for another domain",
             provider().sign(
                 "example.net",
-                &unsigned(&email, &address, "otherdomain", text, "R"),
+                &unsigned(&email, address, "otherdomain", text, "R"),
             ),
             65,
             "sender_not_authentic",
@@ -497,14 +496,14 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         ),
         (
             "oversized",
-            reply(&email, &address, "big", &big),
+            reply(&email, address, "big", &big),
             0,
             "oversized",
             true,
         ),
         (
             "not text",
-            message(&email, &address, "bin", binary, "UgoK\r\n"),
+            message(&email, address, "bin", binary, "UgoK\r\n"),
             0,
             "not_text",
             true,
@@ -513,7 +512,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             "only an image",
             message(
                 &email,
-                &address,
+                address,
                 "png",
                 image,
                 "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==\r\n",
@@ -526,7 +525,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             "auto-reply",
             message(
                 &email,
-                &address,
+                address,
                 "auto",
                 "Auto-Submitted: auto-replied\r\n",
                 "R",
@@ -537,7 +536,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         ),
         (
             "bounce",
-            message(&email, &address, "bounce", "Return-Path: <>\r\n", "R"),
+            message(&email, address, "bounce", "Return-Path: <>\r\n", "R"),
             0,
             "ignored_bounce",
             false,
@@ -546,7 +545,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             "list",
             message(
                 &email,
-                &address,
+                address,
                 "list",
                 "List-Id: <games.example.org>\r\n",
                 "R",
@@ -557,7 +556,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         ),
         (
             "X-Autoreply",
-            message(&email, &address, "xauto", "X-Autoreply: yes\r\n", "R"),
+            message(&email, address, "xauto", "X-Autoreply: yes\r\n", "R"),
             0,
             "ignored_auto_reply",
             false,
@@ -566,7 +565,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             "delivery report",
             message(
                 &email,
-                &address,
+                address,
                 "dsn",
                 "Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n",
                 "--b\r\nContent-Type: text/plain\r\n\r\nR\r\n--b--\r\n",
@@ -577,23 +576,40 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         ),
         (
             "bulk",
-            message(&email, &address, "bulk", "Precedence: bulk\r\n", "R"),
+            message(&email, address, "bulk", "Precedence: bulk\r\n", "R"),
             0,
             "ignored_list",
             false,
         ),
-    ];
+    ]
+}
+
+/// The Message-ID of a mail `message` wrote.
+fn message_id(raw: &[u8]) -> String {
+    std::str::from_utf8(raw)
+        .unwrap()
+        .split("Message-ID: <")
+        .nth(1)
+        .unwrap()
+        .split('>')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn refused_replies_change_nothing_and_robots_get_no_answer() {
+    let Some(py) = python() else { return };
+    let t = table(&py, Backend::Sqlite);
+    let (who, at) = t.to_a_roll();
+    let email = t.emails[who].clone();
+    let turn = t.turn_mail(&email, at);
+    let address = reply_address(&turn);
+    let cases = refusals(&t, who, at, &address);
+    let html_only = "Content-Type: text/html; charset=utf-8\r\n";
     let mut answers = t.answers_queued();
     for (what, raw, code, outcome, answered) in &cases {
-        let id = std::str::from_utf8(raw)
-            .unwrap()
-            .split("Message-ID: <")
-            .nth(1)
-            .unwrap()
-            .split('>')
-            .next()
-            .unwrap()
-            .to_string();
+        let id = message_id(raw);
         assert_eq!(t.pipe(raw), *code, "{what}");
         assert_eq!(t.move_number(), at, "{what}: nothing applied");
         assert_eq!(t.recorded(&id).0, *outcome, "{what}");
@@ -780,6 +796,42 @@ fn a_signed_reply_relayed_to_the_listener_is_played_and_a_forged_one_is_not() {
         t.recorded("smtp1@mail.example.org"),
         ("applied".into(), 1, Some("smtp".into()))
     );
+}
+
+/// Every mail the pipe refuses or ignores is refused or ignored alike when
+/// an MTA relays it to the listener of `hexpost serve`: nothing changes,
+/// and only an account that really sent it hears why. The same reply
+/// relayed twice (an MTA that did not hear the 250) plays once.
+#[test]
+fn refusals_and_duplicates_through_the_listener_change_nothing() {
+    let Some(py) = python() else { return };
+    let listen = free_listen_address();
+    let t = table_with(&py, Backend::Postgres, &[("INBOUND_LISTEN", &listen)]);
+    let (who, at) = t.to_a_roll();
+    let email = t.emails[who].clone();
+    let address = reply_address(&t.turn_mail(&email, at));
+    let mut answers = t.answers_queued();
+    for (what, raw, _, outcome, answered) in refusals(&t, who, at, &address) {
+        let id = message_id(&raw);
+        relay(&listen, &email, &address, raw);
+        assert_eq!(t.move_number(), at, "{what}: nothing applied");
+        assert_eq!(
+            t.recorded(&id),
+            (outcome.into(), 0, Some("smtp".into())),
+            "{what}"
+        );
+        let now = t.answers_queued();
+        assert_eq!(now - answers, i64::from(answered), "{what}: answered");
+        answers = now;
+    }
+    let before = t.player_rows(who).len();
+    let raw = reply(&email, &address, "twice@mail.example.org", "R");
+    relay(&listen, &email, &address, raw.clone());
+    let after = t.move_number();
+    assert!(after > at);
+    relay(&listen, &email, &address, raw);
+    assert_eq!(t.move_number(), after, "the second delivery is a duplicate");
+    assert_eq!(t.player_rows(who).len() - before, 1, "one roll");
 }
 
 /// With `INBOUND_TRUSTED_AUTHSERV_ID` the verdict of our own MTA, in its
