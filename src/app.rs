@@ -32,6 +32,8 @@ pub struct AppState {
     pub hashing: std::sync::Arc<crate::auth::password::Hashing>,
     /// The live event streams this instance holds, and their signals.
     pub feed: std::sync::Arc<crate::service::feed::Feed>,
+    /// Whether a reply mail comes from whom its `From:` names.
+    pub sender_check: std::sync::Arc<crate::inbound::authenticity::Authenticity>,
 }
 
 impl AppState {
@@ -52,6 +54,13 @@ impl AppState {
             )),
             hashing: std::sync::Arc::new(crate::auth::password::Hashing::per_core()),
             feed: std::sync::Arc::new(crate::service::feed::Feed::new(config.streams.per_user)),
+            sender_check: std::sync::Arc::new(
+                crate::inbound::authenticity::Authenticity::from_settings(
+                    config.inbound.verify,
+                    config.inbound.trusted_authserv_id.clone(),
+                    &config.inbound.dns_servers,
+                ),
+            ),
             config,
             pool,
             clock: Clock::system(),

@@ -57,8 +57,9 @@ pub struct Config {
 /// Playing by replying to mails (`inbound`).
 #[derive(Clone, Debug)]
 pub struct ReplyConfig {
-    /// The domain of the reply addresses (`move+<token>@REPLY_DOMAIN`);
-    /// unset, mails carry no reply address and replies are refused.
+    /// The domain of the reply addresses (`move+<token>@REPLY_DOMAIN`),
+    /// which the inbound listener takes recipients at; unset, mails carry
+    /// no reply address and no transport may run.
     pub domain: Option<String>,
     /// How long a mail's reply address is accepted.
     pub token_ttl_secs: u64,
@@ -147,7 +148,11 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
     };
     let bind = bind_from_lookup(&get)?;
     let mail = mail_config(&get, &num)?;
-    let inbound = crate::inbound::transport::settings::from_lookup(&get, &num, &mail.from)?;
+    let reply_domain = get("REPLY_DOMAIN")
+        .map(|d| d.trim().trim_start_matches('@').to_ascii_lowercase())
+        .filter(|d| !d.is_empty());
+    let inbound =
+        crate::inbound::transport::settings::from_lookup(&get, &num, reply_domain.as_deref())?;
     let reminder_percent = num("DEADLINE_REMINDER_PERCENT", 25)?;
     if reminder_percent > 99 {
         return Err(ConfigError {
@@ -199,9 +204,7 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
             per_user: num("STREAMS_PER_USER", 8)? as usize,
         },
         reply: ReplyConfig {
-            domain: get("REPLY_DOMAIN")
-                .map(|d| d.trim().trim_start_matches('@').to_ascii_lowercase())
-                .filter(|d| !d.is_empty()),
+            domain: reply_domain,
             token_ttl_secs: num("REPLY_TOKEN_TTL_SECS", 30 * 24 * 3600)?.max(60),
             max_bytes: num("REPLY_MAX_BYTES", 256 * 1024)?.max(1024) as usize,
         },

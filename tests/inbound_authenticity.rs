@@ -1,43 +1,14 @@
 //! The sender check on real DKIM-signed messages: signed here with
 //! mail-auth's signer and a fresh Ed25519 key, verified with the key's
-//! TXT record given to the verifier in advance (no name server is asked).
+//! TXT record given to the verifier in advance (no name server is asked),
+//! or published by a name server the test runs.
 
+mod common;
+
+use common::dkim::Signer;
 use hexpost::inbound::authenticity::{Authenticity, Verdict, VerifyMode, Voucher};
-use mail_auth::common::crypto::Ed25519Key;
-use mail_auth::common::headers::HeaderWriter;
-use mail_auth::dkim::DkimSigner;
 
 const OUR_MTA: &str = "mx.hexpost.example";
-
-struct Signer {
-    pkcs8: Vec<u8>,
-    record: String,
-}
-
-impl Signer {
-    fn new() -> Signer {
-        let pkcs8 = Ed25519Key::generate_pkcs8().unwrap();
-        let key = Ed25519Key::from_pkcs8_der(&pkcs8).unwrap();
-        use base64::Engine;
-        let record = format!(
-            "v=DKIM1; k=ed25519; p={}",
-            base64::engine::general_purpose::STANDARD.encode(key.public_key())
-        );
-        Signer { pkcs8, record }
-    }
-
-    /// `raw` with a DKIM-Signature of `domain` (selector `s1`) on top.
-    fn sign(&self, domain: &str, raw: &str) -> Vec<u8> {
-        let key = Ed25519Key::from_pkcs8_der(&self.pkcs8).unwrap();
-        let signature = DkimSigner::from_key(key)
-            .domain(domain)
-            .selector("s1")
-            .headers(["From", "To", "Subject", "Message-ID"])
-            .sign(raw.as_bytes())
-            .unwrap();
-        format!("{}{raw}", signature.to_header()).into_bytes()
-    }
-}
 
 fn reply(from: &str) -> String {
     format!(
@@ -49,7 +20,7 @@ fn reply(from: &str) -> String {
 /// The DMARC record says `psd=n` (an organisational domain), which ends
 /// mail-auth's walk up the tree there instead of asking for `_dmarc.example`.
 fn checker(mode: VerifyMode, signer: &Signer, key_domain: &str) -> Authenticity {
-    let key_name = format!("s1._domainkey.{key_domain}");
+    let key_name = Signer::record_name(key_domain);
     Authenticity::with_records(
         mode,
         Some(OUR_MTA.to_string()),
@@ -69,7 +40,7 @@ fn doubtful(verdict: &Verdict) -> bool {
 async fn a_reply_signed_by_its_from_domain_is_authentic() {
     let signer = Signer::new();
     let check = checker(VerifyMode::On, &signer, "players.example");
-    let signed = signer.sign("players.example", &reply("ann@players.example"));
+    let signed = signer.sign("players.example", reply("ann@players.example").as_bytes());
     let verdict = check.check(&signed).await;
     assert_eq!(
         verdict,
@@ -87,7 +58,10 @@ async fn a_reply_signed_by_its_from_domain_is_authentic() {
 async fn a_parent_domain_signature_counts_for_a_subdomain_sender() {
     let signer = Signer::new();
     let check = checker(VerifyMode::On, &signer, "players.example");
-    let signed = signer.sign("players.example", &reply("ann@mail.players.example"));
+    let signed = signer.sign(
+        "players.example",
+        reply("ann@mail.players.example").as_bytes(),
+    );
     assert!(check.check(&signed).await.accepts());
 }
 
@@ -95,7 +69,7 @@ async fn a_parent_domain_signature_counts_for_a_subdomain_sender() {
 async fn a_changed_body_an_unsigned_mail_and_a_foreign_signature_are_doubtful() {
     let signer = Signer::new();
     let check = checker(VerifyMode::On, &signer, "players.example");
-    let signed = signer.sign("players.example", &reply("ann@players.example"));
+    let signed = signer.sign("players.example", reply("ann@players.example").as_bytes());
     let tampered = String::from_utf8(signed)
         .unwrap()
         .replace("R\r\nE", "E\r\nR");
@@ -104,7 +78,7 @@ async fn a_changed_body_an_unsigned_mail_and_a_foreign_signature_are_doubtful() 
         &check.check(reply("ann@players.example").as_bytes()).await
     ));
     let elsewhere = checker(VerifyMode::On, &signer, "forger.example");
-    let foreign = signer.sign("forger.example", &reply("ann@players.example"));
+    let foreign = signer.sign("forger.example", reply("ann@players.example").as_bytes());
     let verdict = elsewhere.check(&foreign).await;
     assert_eq!(
         verdict,
@@ -168,4 +142,25 @@ fn the_mode_is_read_from_its_setting() {
     assert_eq!(" ON".parse(), Ok(VerifyMode::On));
     assert_eq!("off".parse(), Ok(VerifyMode::Off));
     assert!("yes".parse::<VerifyMode>().is_err());
+}
+
+/// The way `serve` looks keys up: a real name server, asked over UDP
+/// (`INBOUND_DNS_SERVERS`), publishes the key; a name it does not know is
+/// an answer too (NXDOMAIN), not a reason to try again later.
+#[tokio::test]
+async fn keys_are_looked_up_at_the_configured_name_server() {
+    let signer = Signer::new();
+    let dns = common::dns::NameServer::running();
+    dns.publish(&Signer::record_name("players.example"), &signer.record);
+    let check = Authenticity::with_name_servers(VerifyMode::On, None, &[dns.addr]).unwrap();
+    let signed = signer.sign("players.example", reply("ann@players.example").as_bytes());
+    assert!(matches!(
+        check.check(&signed).await,
+        Verdict::Authentic { ref domain, .. } if domain == "players.example"
+    ));
+    let unknown = signer.sign(
+        "elsewhere.example",
+        reply("ann@elsewhere.example").as_bytes(),
+    );
+    assert!(doubtful(&check.check(&unknown).await));
 }

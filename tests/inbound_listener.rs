@@ -252,8 +252,15 @@ fn config(vars: &[(&str, &str)]) -> Result<hexpost::config::Config, hexpost::con
 fn the_transports_are_off_unless_configured_and_bad_settings_name_their_variable() {
     let plain = config(&[("MAIL_FROM", "hexpost <games@Example.org>")]).unwrap();
     assert!(plain.inbound.listen.is_none() && plain.inbound.imap.is_none());
-    assert_eq!(plain.inbound.reply_domain, "example.org");
-    assert_eq!(plain.inbound.listener.reply_domain, "example.org");
+    assert_eq!(
+        plain.reply.domain, None,
+        "no reply addresses unless asked for"
+    );
+    // One setting: the reply addresses' domain is the listener's.
+    let one = config(&[("REPLY_DOMAIN", " @Replies.Example ")]).unwrap();
+    assert_eq!(one.reply.domain.as_deref(), Some("replies.example"));
+    assert_eq!(one.inbound.listener.reply_domain, "replies.example");
+    assert_eq!(one.inbound.listener.hostname, "replies.example");
     let on = config(&[
         ("INBOUND_LISTEN", "127.0.0.1:2525"),
         ("INBOUND_PROTOCOL", "lmtp"),
@@ -270,7 +277,30 @@ fn the_transports_are_off_unless_configured_and_bad_settings_name_their_variable
         (imap.mailbox.as_str(), imap.password.as_str()),
         ("INBOX", "secret")
     );
-    let refused = |vars: &[(&str, &str)]| config(vars).unwrap_err().var;
+    let refused = |vars: &[(&str, &str)]| {
+        let mut vars = vars.to_vec();
+        if !vars.iter().any(|(k, _)| *k == "REPLY_DOMAIN") {
+            vars.push(("REPLY_DOMAIN", "replies.example"));
+        }
+        config(&vars).unwrap_err().var
+    };
+    assert_eq!(
+        config(&[("INBOUND_LISTEN", "127.0.0.1:2525")])
+            .unwrap_err()
+            .var,
+        "REPLY_DOMAIN",
+        "a listener without reply addresses would refuse everything"
+    );
+    assert_eq!(
+        config(&[
+            ("IMAP_URL", "imaps://imap.example"),
+            ("IMAP_USER", "replies"),
+            ("IMAP_PASSWORD", "secret"),
+        ])
+        .unwrap_err()
+        .var,
+        "REPLY_DOMAIN"
+    );
     assert_eq!(refused(&[("INBOUND_LISTEN", "port 25")]), "INBOUND_LISTEN");
     assert_eq!(
         refused(&[("INBOUND_PROTOCOL", "esmtp")]),

@@ -3,10 +3,14 @@
 //! (tests/smtp_sink.py), each reply is written to the address the mail
 //! carries and delivered through `hexpost mail receive` (the MTA pipe
 //! path, the binary spawned), and the answers come back through the sink.
-//! The REST API sees the same game; every refusal changes nothing.
+//! The REST API sees the same game; every refusal changes nothing. The
+//! players' mail is DKIM-signed for their domain, whose key a real name
+//! server started by the test publishes, and the server checks it.
 
 mod common;
 
+use common::dkim::Signer;
+use common::dns::NameServer;
 use common::smtp::{self, Received, SmtpSink};
 use common::{Api, Backend, TestServer, game};
 use diesel::prelude::*;
@@ -21,8 +25,18 @@ use std::time::{Duration, Instant};
 const DOMAIN: &str = "replies.example.org";
 const KEYS: &str = "test:0123456789abcdef0123456789abcdef";
 const MAX_BYTES: &str = "8192";
+/// The players' mail domain, whose mail is signed.
+const PLAYERS: &str = "example.org";
+
+/// The signing key of the players' mail provider.
+fn provider() -> &'static Signer {
+    static KEY: std::sync::OnceLock<Signer> = std::sync::OnceLock::new();
+    KEY.get_or_init(Signer::new)
+}
 
 struct Table {
+    /// Publishes the players' DKIM key.
+    dns: NameServer,
     sink: SmtpSink,
     server: TestServer,
     players: [Api; 2],
@@ -38,8 +52,12 @@ fn table(py: &str, backend: Backend) -> Table {
 fn table_with(py: &str, backend: Backend, extra: &[(&str, &str)]) -> Table {
     let sink = SmtpSink::running(py);
     let url = sink.url();
+    let dns = NameServer::running();
+    dns.publish(&Signer::record_name(PLAYERS), &provider().record);
+    let dns_addr = dns.addr.to_string();
     let mut settings: Vec<(&str, &str)> = extra.to_vec();
     settings.extend_from_slice(&[
+        ("INBOUND_DNS_SERVERS", dns_addr.as_str()),
         ("SMTP_URL", url.as_str()),
         ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
         ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
@@ -62,6 +80,7 @@ fn table_with(py: &str, backend: Backend, extra: &[(&str, &str)]) -> Table {
     bob.post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
         .ok();
     Table {
+        dns,
         sink,
         server,
         players: [ada, bob],
@@ -192,6 +211,7 @@ impl Table {
             .env("JWT_KEYS", KEYS)
             .env("REPLY_DOMAIN", DOMAIN)
             .env("REPLY_MAX_BYTES", MAX_BYTES)
+            .env("INBOUND_DNS_SERVERS", self.dns.addr.to_string())
             .stdin(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -215,7 +235,12 @@ fn reply(from: &str, to: &str, message_id: &str, body: &str) -> Vec<u8> {
     )
 }
 
+/// A message as the players' provider sends it: DKIM-signed.
 fn message(from: &str, to: &str, message_id: &str, headers: &str, body: &str) -> Vec<u8> {
+    provider().sign(PLAYERS, &unsigned(from, to, message_id, headers, body))
+}
+
+fn unsigned(from: &str, to: &str, message_id: &str, headers: &str, body: &str) -> Vec<u8> {
     format!(
         "From: {from}\r\nTo: {to}\r\nSubject: Re: your move\r\nMessage-ID: <{message_id}>\r\n\
          Date: Fri, 27 Nov 2026 08:00:00 +0000\r\nMIME-Version: 1.0\r\n{headers}\r\n{body}"
@@ -235,6 +260,18 @@ fn reply_address(mail: &Received) -> String {
         "{address}"
     );
     address.to_string()
+}
+
+/// The answer says the reply's roll was applied.
+fn assert_applied_roll(answer: &Received) {
+    assert!(
+        answer
+            .text
+            .replace("\r\n", "\n")
+            .contains("Applied from your reply:\n- R\n"),
+        "{}",
+        answer.text
+    );
 }
 
 fn quoted(mail: &Received) -> String {
@@ -274,14 +311,7 @@ fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
     assert!(t.move_number() > at, "the roll is applied");
     let answer = t.mail(seen, email, "Your reply", |_| true);
     assert_eq!(answer.header("auto-submitted"), Some("auto-replied"));
-    assert!(
-        answer
-            .text
-            .replace("\r\n", "\n")
-            .contains("Applied from your reply:\n- R\n"),
-        "{}",
-        answer.text
-    );
+    assert_applied_roll(&answer);
     assert_eq!(
         t.recorded("r1@mail.example.org"),
         ("applied".into(), 1, Some("stdin".into()))
@@ -352,15 +382,15 @@ fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
     assert_eq!(listed[0]["game_id"], Value::from(t.game_id.clone()));
 }
 
-#[test]
-fn refused_replies_change_nothing_and_robots_get_no_answer() {
-    let Some(py) = python() else { return };
-    let t = table(&py, Backend::Sqlite);
-    let (who, at) = t.to_a_roll();
+/// A mail that must change nothing: what it is, the mail, the exit code
+/// of `hexpost mail receive`, the outcome recorded, whether it is answered.
+type Refusal = (&'static str, Vec<u8>, i32, &'static str, bool);
+
+/// Every kind of mail that must change nothing, against the reply
+/// `address` of the mail that asked player `who` for move `at`.
+fn refusals(t: &Table, who: usize, at: i64, address: &str) -> Vec<Refusal> {
     let email = t.emails[who].clone();
     let stranger = "mallory@example.net";
-    let turn = t.turn_mail(&email, at);
-    let address = reply_address(&turn);
     let token = address["move+".len()..address.find('@').unwrap()].to_string();
     let user_id = t.user_ids[who];
     let claims = |expires_at| ReplyClaims {
@@ -384,12 +414,13 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
     let mut altered = token.clone().into_bytes();
     altered[3] = if altered[3] == b'a' { b'b' } else { b'a' };
     let altered = at_domain(std::str::from_utf8(&altered).unwrap());
-    let html_only = "Content-Type: text/html; charset=utf-8\r\n";
+    let text = "Content-Type: text/plain; charset=utf-8\r\n";
+    let image = "Content-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n";
     let binary = "Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n";
-    let big = format!("R\r\n{}", "x".repeat(10_000));
+    // Lines of a length mail allows (RFC 5322: 998), more than REPLY_MAX_BYTES in all.
+    let big = format!("R\r\n{}", format!("{}\r\n", "x".repeat(70)).repeat(150));
 
-    // (mail, exit code, outcome recorded, answered)
-    let cases: Vec<(&str, Vec<u8>, i32, &str, bool)> = vec![
+    vec![
         (
             "forged",
             reply(&email, &forged, "forged", "R"),
@@ -420,16 +451,40 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         ),
         (
             "wrong sender",
-            reply(&t.emails[1 - who], &address, "wrong", "R"),
+            reply(&t.emails[1 - who], address, "wrong", "R"),
             0,
             "wrong_sender",
             true,
         ),
         (
             "stranger sender",
-            reply(stranger, &address, "wrong2", "R"),
+            reply(stranger, address, "wrong2", "R"),
             65,
             "wrong_sender",
+            false,
+        ),
+        (
+            "unsigned",
+            unsigned(&email, address, "unsigned", text, "R"),
+            65,
+            "sender_not_authentic",
+            false,
+        ),
+        (
+            "signed with another key",
+            Signer::new().sign(PLAYERS, &unsigned(&email, address, "otherkey", text, "R")),
+            65,
+            "sender_not_authentic",
+            false,
+        ),
+        (
+            "signed for another domain",
+            provider().sign(
+                "example.net",
+                &unsigned(&email, address, "otherdomain", text, "R"),
+            ),
+            65,
+            "sender_not_authentic",
             false,
         ),
         (
@@ -441,14 +496,27 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         ),
         (
             "oversized",
-            reply(&email, &address, "big", &big),
+            reply(&email, address, "big", &big),
             0,
             "oversized",
             true,
         ),
         (
             "not text",
-            message(&email, &address, "bin", binary, "UgoK\r\n"),
+            message(&email, address, "bin", binary, "UgoK\r\n"),
+            0,
+            "not_text",
+            true,
+        ),
+        (
+            "only an image",
+            message(
+                &email,
+                address,
+                "png",
+                image,
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==\r\n",
+            ),
             0,
             "not_text",
             true,
@@ -457,7 +525,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             "auto-reply",
             message(
                 &email,
-                &address,
+                address,
                 "auto",
                 "Auto-Submitted: auto-replied\r\n",
                 "R",
@@ -468,7 +536,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
         ),
         (
             "bounce",
-            message(&email, &address, "bounce", "Return-Path: <>\r\n", "R"),
+            message(&email, address, "bounce", "Return-Path: <>\r\n", "R"),
             0,
             "ignored_bounce",
             false,
@@ -477,7 +545,7 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             "list",
             message(
                 &email,
-                &address,
+                address,
                 "list",
                 "List-Id: <games.example.org>\r\n",
                 "R",
@@ -487,24 +555,61 @@ fn refused_replies_change_nothing_and_robots_get_no_answer() {
             false,
         ),
         (
+            "X-Autoreply",
+            message(&email, address, "xauto", "X-Autoreply: yes\r\n", "R"),
+            0,
+            "ignored_auto_reply",
+            false,
+        ),
+        (
+            "delivery report",
+            message(
+                &email,
+                address,
+                "dsn",
+                "Content-Type: multipart/report; report-type=delivery-status; boundary=b\r\n",
+                "--b\r\nContent-Type: text/plain\r\n\r\nR\r\n--b--\r\n",
+            ),
+            0,
+            "ignored_bounce",
+            false,
+        ),
+        (
             "bulk",
-            message(&email, &address, "bulk", "Precedence: bulk\r\n", "R"),
+            message(&email, address, "bulk", "Precedence: bulk\r\n", "R"),
             0,
             "ignored_list",
             false,
         ),
-    ];
+    ]
+}
+
+/// The Message-ID of a mail `message` wrote.
+fn message_id(raw: &[u8]) -> String {
+    std::str::from_utf8(raw)
+        .unwrap()
+        .split("Message-ID: <")
+        .nth(1)
+        .unwrap()
+        .split('>')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn refused_replies_change_nothing_and_robots_get_no_answer() {
+    let Some(py) = python() else { return };
+    let t = table(&py, Backend::Sqlite);
+    let (who, at) = t.to_a_roll();
+    let email = t.emails[who].clone();
+    let turn = t.turn_mail(&email, at);
+    let address = reply_address(&turn);
+    let cases = refusals(&t, who, at, &address);
+    let html_only = "Content-Type: text/html; charset=utf-8\r\n";
     let mut answers = t.answers_queued();
     for (what, raw, code, outcome, answered) in &cases {
-        let id = std::str::from_utf8(raw)
-            .unwrap()
-            .split("Message-ID: <")
-            .nth(1)
-            .unwrap()
-            .split('>')
-            .next()
-            .unwrap()
-            .to_string();
+        let id = message_id(raw);
         assert_eq!(t.pipe(raw), *code, "{what}");
         assert_eq!(t.move_number(), at, "{what}: nothing applied");
         assert_eq!(t.recorded(&id).0, *outcome, "{what}");
@@ -571,46 +676,247 @@ fn one_message_delivered_twice_at_once_is_played_once() {
     }
 }
 
-/// The inbound SMTP listener of `hexpost serve` hands a reply to the same
-/// pipeline: sent by a real SMTP client (lettre, as an MTA relaying it),
-/// the roll is applied before the listener's 250, and recorded as `smtp`.
+/// A message whose handling was cut off (the process died after recording
+/// it, before it finished) left its record at `received`. The next
+/// delivery takes such a record over once it is older than any handling
+/// takes, and plays the reply once; one delivery more is a duplicate. A
+/// fresh `received` record is another handler still at work: a delivery
+/// then does nothing.
 #[test]
-fn a_reply_relayed_to_the_listener_is_played() {
+fn a_reply_whose_handling_was_cut_off_is_played_by_its_next_delivery() {
+    use hexpost::store::inbound_mails::{ABANDONED_AFTER_MS, NewInboundMail, RECEIVED, claim};
     let Some(py) = python() else { return };
+    for backend in common::BACKENDS {
+        let t = table(&py, backend);
+        let (who, at) = t.to_a_roll();
+        let email = t.emails[who].clone();
+        let address = reply_address(&t.turn_mail(&email, at));
+        let left = |message_id: &str, age_ms: i64| {
+            let mut conn = t.server.db().get().unwrap();
+            let mail = NewInboundMail {
+                received_at: hexpost::store::now_ms() - age_ms,
+                via: "smtp".into(),
+                sender: Some(email.clone()),
+                message_id: message_id.into(),
+                outcome: RECEIVED.into(),
+            };
+            assert!(claim(&mut conn, &mail).unwrap());
+        };
+        let before = t.player_rows(who).len();
+
+        left("busy@mail.example.org", 1000);
+        let busy = reply(&email, &address, "busy@mail.example.org", "R");
+        assert_eq!(t.pipe(&busy), 0, "{backend:?}");
+        assert_eq!(t.move_number(), at, "{backend:?}: in hand elsewhere");
+        assert_eq!(t.recorded("busy@mail.example.org").0, RECEIVED);
+
+        left("cut@mail.example.org", ABANDONED_AFTER_MS + 60_000);
+        let cut = reply(&email, &address, "cut@mail.example.org", "R");
+        assert_eq!(t.pipe(&cut), 0, "{backend:?}");
+        assert_eq!(
+            t.recorded("cut@mail.example.org"),
+            ("applied".into(), 1, Some("stdin".into())),
+            "{backend:?}"
+        );
+        let after = t.move_number();
+        assert!(after > at, "{backend:?}");
+        assert_eq!(t.pipe(&cut), 0, "{backend:?}");
+        assert_eq!(t.move_number(), after, "{backend:?}: a duplicate");
+        assert_eq!(
+            t.player_rows(who).len() - before,
+            1,
+            "{backend:?}: one roll"
+        );
+    }
+}
+
+/// A free loopback port for the inbound listener.
+fn free_listen_address() -> String {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
-    let listen = format!("127.0.0.1:{port}");
+    format!("127.0.0.1:{port}")
+}
+
+/// Sends `raw` to the listener at `listen` with a real SMTP client
+/// (lettre, as an MTA relaying it); returns once the listener said 250.
+fn relay(listen: &str, from: &str, to: &str, mut raw: Vec<u8>) {
+    let (host, port) = listen.rsplit_once(':').unwrap();
+    // lettre ends the data with CRLF.CRLF itself.
+    if raw.ends_with(b"\r\n") {
+        raw.truncate(raw.len() - 2);
+    }
+    let client = lettre::SmtpTransport::builder_dangerous(host)
+        .port(port.parse().unwrap())
+        .timeout(Some(Duration::from_secs(30)))
+        .build();
+    let envelope =
+        lettre::address::Envelope::new(Some(from.parse().unwrap()), vec![to.parse().unwrap()])
+            .unwrap();
+    lettre::Transport::send_raw(&client, &envelope, &raw).expect("the listener takes the reply");
+}
+
+/// The inbound SMTP listener of `hexpost serve` hands a reply to the same
+/// pipeline: the roll is applied before the listener's 250, and recorded
+/// as `smtp`. A reply from the player's address that their provider did
+/// not sign is taken by the listener too, but changes nothing and is not
+/// answered: whoever sent it, it was not the player's mail system.
+#[test]
+fn a_signed_reply_relayed_to_the_listener_is_played_and_a_forged_one_is_not() {
+    let Some(py) = python() else { return };
+    let listen = free_listen_address();
     let t = table_with(&py, Backend::Postgres, &[("INBOUND_LISTEN", &listen)]);
     let (who, at) = t.to_a_roll();
     let email = &t.emails[who];
     let turn = t.turn_mail(email, at);
     let address = reply_address(&turn);
-    let mut raw = reply(
-        email,
-        &address,
-        "smtp1@mail.example.org",
-        &format!("R\r\n{}", quoted(&turn)),
+    let body = format!("R\r\n{}", quoted(&turn));
+    let answers = t.answers_queued();
+
+    let text = "Content-Type: text/plain; charset=utf-8\r\n";
+    let forged = unsigned(email, &address, "forged@mail.example.org", text, &body);
+    relay(&listen, email, &address, forged);
+    assert_eq!(t.move_number(), at, "nothing applied");
+    assert_eq!(
+        t.recorded("forged@mail.example.org").0,
+        "sender_not_authentic"
     );
-    // lettre ends the data with CRLF.CRLF itself.
-    if raw.ends_with(b"\r\n") {
-        raw.truncate(raw.len() - 2);
-    }
-    let client = lettre::SmtpTransport::builder_dangerous("127.0.0.1")
-        .port(port)
-        .timeout(Some(Duration::from_secs(30)))
-        .build();
-    let envelope = lettre::address::Envelope::new(
-        Some(email.parse().unwrap()),
-        vec![address.parse().unwrap()],
-    )
-    .unwrap();
-    lettre::Transport::send_raw(&client, &envelope, &raw).expect("the listener takes the reply");
+    assert_eq!(
+        t.answers_queued(),
+        answers,
+        "the forged sender gets no answer"
+    );
+
+    let signed = reply(email, &address, "smtp1@mail.example.org", &body);
+    relay(&listen, email, &address, signed);
     assert!(t.move_number() > at, "the roll is applied");
     assert_eq!(
         t.recorded("smtp1@mail.example.org"),
         ("applied".into(), 1, Some("smtp".into()))
+    );
+}
+
+/// Every mail the pipe refuses or ignores is refused or ignored alike when
+/// an MTA relays it to the listener of `hexpost serve`: nothing changes,
+/// and only an account that really sent it hears why. The same reply
+/// relayed twice (an MTA that did not hear the 250) plays once.
+#[test]
+fn refusals_and_duplicates_through_the_listener_change_nothing() {
+    let Some(py) = python() else { return };
+    let listen = free_listen_address();
+    let t = table_with(&py, Backend::Postgres, &[("INBOUND_LISTEN", &listen)]);
+    let (who, at) = t.to_a_roll();
+    let email = t.emails[who].clone();
+    let address = reply_address(&t.turn_mail(&email, at));
+    let mut answers = t.answers_queued();
+    for (what, raw, _, outcome, answered) in refusals(&t, who, at, &address) {
+        let id = message_id(&raw);
+        relay(&listen, &email, &address, raw);
+        assert_eq!(t.move_number(), at, "{what}: nothing applied");
+        assert_eq!(
+            t.recorded(&id),
+            (outcome.into(), 0, Some("smtp".into())),
+            "{what}"
+        );
+        let now = t.answers_queued();
+        assert_eq!(now - answers, i64::from(answered), "{what}: answered");
+        answers = now;
+    }
+    let before = t.player_rows(who).len();
+    let raw = reply(&email, &address, "twice@mail.example.org", "R");
+    relay(&listen, &email, &address, raw.clone());
+    let after = t.move_number();
+    assert!(after > at);
+    relay(&listen, &email, &address, raw);
+    assert_eq!(t.move_number(), after, "the second delivery is a duplicate");
+    assert_eq!(t.player_rows(who).len() - before, 1, "one roll");
+}
+
+/// With `INBOUND_TRUSTED_AUTHSERV_ID` the verdict of our own MTA, in its
+/// `Authentication-Results`, stands in for checking again: its pass lets
+/// an unsigned reply play, its fail refuses a signed one.
+#[test]
+fn the_authentication_results_of_our_own_mta_decide_when_it_is_trusted() {
+    let Some(py) = python() else { return };
+    let listen = free_listen_address();
+    let t = table_with(
+        &py,
+        Backend::Sqlite,
+        &[
+            ("INBOUND_LISTEN", &listen),
+            ("INBOUND_TRUSTED_AUTHSERV_ID", "mx.hexpost.example.org"),
+        ],
+    );
+    let (who, at) = t.to_a_roll();
+    let email = &t.emails[who];
+    let address = reply_address(&t.turn_mail(email, at));
+    let results = |verdict: &str| {
+        format!(
+            "Authentication-Results: mx.hexpost.example.org;\r\n dkim={verdict} header.d={PLAYERS};\r\n dmarc={verdict} header.from={PLAYERS}\r\nContent-Type: text/plain\r\n"
+        )
+    };
+    let failed = provider().sign(
+        PLAYERS,
+        &unsigned(email, &address, "mta-fail", &results("fail"), "R"),
+    );
+    relay(&listen, email, &address, failed);
+    assert_eq!(t.move_number(), at);
+    assert_eq!(t.recorded("mta-fail").0, "sender_not_authentic");
+
+    let passed = unsigned(email, &address, "mta-pass", &results("pass"), "R");
+    relay(&listen, email, &address, passed);
+    assert!(t.move_number() > at);
+    assert_eq!(t.recorded("mta-pass").0, "applied");
+}
+
+/// A reply that lands in the mailbox `hexpost serve` polls (put there
+/// with IMAP APPEND, as the player's provider delivers it, into a real
+/// Dovecot) is taken by the poller, played (the API shows the roll), and
+/// answered through the outgoing SMTP server.
+#[test]
+fn a_reply_delivered_to_the_polled_mailbox_is_played_and_answered() {
+    let Some(py) = python() else { return };
+    if !common::dovecot::available() {
+        return;
+    }
+    let mailbox = common::dovecot::Dovecot::running();
+    let url = mailbox.url().to_string();
+    let t = table_with(
+        &py,
+        Backend::Postgres,
+        &[
+            ("IMAP_URL", &url),
+            ("IMAP_USER", common::dovecot::USER),
+            ("IMAP_PASSWORD", common::dovecot::PASSWORD),
+            ("IMAP_POLL_SECS", "1"),
+        ],
+    );
+    let (who, at) = t.to_a_roll();
+    let email = &t.emails[who];
+    let turn = t.turn_mail(email, at);
+    let address = reply_address(&turn);
+    let seen = t.sink.messages().len();
+    let raw = reply(
+        email,
+        &address,
+        "imap1@mail.example.org",
+        &format!("R\r\n{}", quoted(&turn)),
+    );
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(mailbox.append(&raw, None));
+
+    let answer = t.mail(seen, email, "Your reply", |_| true);
+    assert_applied_roll(&answer);
+    assert!(t.move_number() > at, "the roll is applied");
+    let moves = t.player_rows(who);
+    assert_eq!(moves.last().unwrap()["action"]["type"], "roll_dice");
+    assert_eq!(
+        t.recorded("imap1@mail.example.org"),
+        ("applied".into(), 1, Some("imap".into()))
     );
 }

@@ -16,6 +16,7 @@
 use std::borrow::Borrow;
 use std::collections::HashMap;
 use std::hash::Hash;
+use std::net::SocketAddr;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -23,6 +24,9 @@ use mail_auth::common::parse::TxtRecordParser;
 use mail_auth::common::verify::DomainKey;
 use mail_auth::dmarc::Dmarc;
 use mail_auth::dmarc::verify::DmarcParameters;
+use mail_auth::hickory_resolver::config::{
+    ConnectionConfig, NameServerConfig, ResolverConfig, ResolverOpts,
+};
 use mail_auth::{
     AuthenticatedMessage, DkimResult, DmarcResult, MessageAuthenticator, Parameters, ResolverCache,
     SpfOutput, Txt,
@@ -61,14 +65,17 @@ pub enum Verdict {
     /// Checks are off.
     Unchecked,
     /// The sender could not be shown to be who the `From:` says; `reason`
-    /// is for the admin's record and the refusal mail.
+    /// is for the admin's record.
     Doubtful { reason: String },
+    /// No answer either way now (a name server did not answer): the
+    /// message is worth delivering again later.
+    Unavailable { reason: String },
 }
 
 impl Verdict {
     /// Whether a reply with this verdict may change a game.
     pub fn accepts(&self) -> bool {
-        !matches!(self, Verdict::Doubtful { .. })
+        matches!(self, Verdict::Authentic { .. } | Verdict::Unchecked)
     }
 }
 
@@ -84,23 +91,62 @@ pub enum Voucher {
 pub struct Authenticity {
     mode: VerifyMode,
     trusted_authserv_id: Option<String>,
-    authenticator: Option<MessageAuthenticator>,
+    /// Why there is none, when the resolver could not be made: every check
+    /// that needs it is then `Unavailable`, so no reply is lost or let in.
+    authenticator: Result<MessageAuthenticator, String>,
     records: KnownRecords,
 }
 
 impl Authenticity {
     /// Looks keys and policies up with the system's resolver.
     pub fn new(mode: VerifyMode, trusted_authserv_id: Option<String>) -> Result<Self, String> {
-        let authenticator = match mode {
-            VerifyMode::Off => None,
-            _ => Some(MessageAuthenticator::new_system_conf().map_err(|e| e.to_string())?),
+        Self::with_name_servers(mode, trusted_authserv_id, &[])
+    }
+
+    /// Looks keys and policies up at `name_servers` (UDP, then TCP), or
+    /// with the system's resolver when there are none.
+    pub fn with_name_servers(
+        mode: VerifyMode,
+        trusted_authserv_id: Option<String>,
+        name_servers: &[SocketAddr],
+    ) -> Result<Self, String> {
+        let authenticator = if name_servers.is_empty() {
+            MessageAuthenticator::new_system_conf()
+        } else {
+            MessageAuthenticator::new(
+                ResolverConfig::from_name_servers(
+                    name_servers.iter().map(|addr| name_server(*addr)).collect(),
+                ),
+                ResolverOpts::default(),
+            )
         };
         Ok(Authenticity {
             mode,
             trusted_authserv_id,
-            authenticator,
+            authenticator: Ok(authenticator.map_err(|e| e.to_string())?),
             records: KnownRecords::default(),
         })
+    }
+
+    /// The check `serve` and `mail receive` run with their settings; a
+    /// resolver that cannot be made is logged, and defers every reply
+    /// that needs it rather than stopping the server.
+    pub fn from_settings(
+        mode: VerifyMode,
+        trusted_authserv_id: Option<String>,
+        name_servers: &[SocketAddr],
+    ) -> Self {
+        Self::with_name_servers(mode, trusted_authserv_id.clone(), name_servers).unwrap_or_else(
+            |reason| {
+                tracing::error!(%reason, "no DNS resolver for the sender check of replies");
+                Authenticity {
+                    mode,
+                    trusted_authserv_id,
+                    authenticator: Err(reason),
+                    records: KnownRecords::default(),
+                }
+            },
+        )
     }
 
     /// Knows only `records` (name, TXT text) and asks no name server: for
@@ -110,7 +156,6 @@ impl Authenticity {
         trusted_authserv_id: Option<String>,
         records: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Self, String> {
-        use mail_auth::hickory_resolver::config::{ResolverConfig, ResolverOpts};
         let no_servers = ResolverConfig::from_name_servers(Vec::new());
         let authenticator = MessageAuthenticator::new(no_servers, ResolverOpts::default())
             .map_err(|e| e.to_string())?;
@@ -121,7 +166,7 @@ impl Authenticity {
         Ok(Authenticity {
             mode,
             trusted_authserv_id,
-            authenticator: Some(authenticator),
+            authenticator: Ok(authenticator),
             records: known,
         })
     }
@@ -131,9 +176,9 @@ impl Authenticity {
     }
 
     pub async fn check(&self, raw: &[u8]) -> Verdict {
-        let Some(authenticator) = &self.authenticator else {
+        if self.mode == VerifyMode::Off {
             return Verdict::Unchecked;
-        };
+        }
         let Some(message) = AuthenticatedMessage::parse(raw) else {
             return doubtful("the message's header could not be read");
         };
@@ -146,6 +191,14 @@ impl Authenticity {
         {
             return verdict;
         }
+        let authenticator = match &self.authenticator {
+            Ok(authenticator) => authenticator,
+            Err(reason) => {
+                return Verdict::Unavailable {
+                    reason: reason.clone(),
+                };
+            }
+        };
         let dkim = authenticator
             .verify_dkim(Parameters::new(&message).with_txt_cache(&self.records))
             .await;
@@ -171,15 +224,34 @@ impl Authenticity {
             DmarcResult::None => "none".to_string(),
             other => format!("{other:?}").to_lowercase(),
         };
+        let unanswered = dkim
+            .iter()
+            .any(|output| matches!(output.result(), DkimResult::TempError(_)));
         if aligned {
             Verdict::Authentic {
                 domain,
                 by: Voucher::Dkim { dmarc },
             }
+        } else if unanswered {
+            Verdict::Unavailable {
+                reason: format!("the DKIM key of {domain} could not be looked up now"),
+            }
         } else {
             doubtful(&format!("no valid DKIM signature of {domain}"))
         }
     }
+}
+
+/// A name server at `addr`, asked over UDP and, for long answers, TCP.
+fn name_server(addr: SocketAddr) -> NameServerConfig {
+    let connections = [ConnectionConfig::udp(), ConnectionConfig::tcp()]
+        .into_iter()
+        .map(|mut connection| {
+            connection.port = addr.port();
+            connection
+        })
+        .collect();
+    NameServerConfig::new(addr.ip(), true, connections)
 }
 
 fn doubtful(reason: &str) -> Verdict {

@@ -81,7 +81,14 @@ pub struct Receipt {
 /// An error means the message was not taken (the database is out of
 /// reach): the transport should have it delivered again later.
 pub async fn receive(app: &AppState, raw: &[u8], via: Via) -> Result<Receipt, Error> {
+    // Checked before anything is recorded, so a message whose check cannot
+    // be made now leaves no trace and is taken whole when it comes again.
+    let sender = match app.sender_check.check(raw).await {
+        authenticity::Verdict::Unavailable { reason } => return Err(Error::unavailable(reason)),
+        verdict => verdict,
+    };
     let inbox = Inbox {
+        sender,
         pool: app.pool.clone(),
         games: app.games.clone(),
         feed: app.feed.clone(),
@@ -100,6 +107,8 @@ pub async fn receive(app: &AppState, raw: &[u8], via: Via) -> Result<Receipt, Er
 
 /// What handling one message needs, owned, for the blocking pool.
 struct Inbox {
+    /// Whether the `From:` is vouched for (`authenticity`).
+    sender: authenticity::Verdict,
     pool: DbPool,
     games: Arc<GameCache>,
     feed: Arc<Feed>,
@@ -173,9 +182,13 @@ impl Inbox {
             };
             return self.close(conn, &message_id, None, verdict, Handled::default());
         }
+        // A refusal is answered only to an account that really sent the
+        // mail: answering a forged `From:` would let anyone have the server
+        // mail its players.
+        let authentic = self.sender.accepts();
         let known = match &sender {
-            Some(address) => users::by_email(conn, address)?,
-            None => None,
+            Some(address) if authentic => users::by_email(conn, address)?,
+            _ => None,
         };
         let claims = match self.claims(&message) {
             Ok(claims) => claims,
@@ -206,6 +219,10 @@ impl Inbox {
                 "this reply address belongs to another account: answer from the address your hexpost account has",
             );
             return self.close(conn, &message_id, known.as_ref(), verdict, named);
+        }
+        if let authenticity::Verdict::Doubtful { reason } = &self.sender {
+            let verdict = Verdict::refused("sender_not_authentic", reason.clone());
+            return self.close(conn, &message_id, None, verdict, named);
         }
         if oversized {
             let verdict = Verdict::refused(

@@ -1,7 +1,9 @@
 //! The record of each mail the reply pipeline received (`inbound`). A
 //! message is claimed by inserting its row, whose Message-ID is unique:
 //! whichever instance inserts it first handles it, every later delivery
-//! of the same message finds it taken.
+//! of the same message finds it taken. A row still `received` long after
+//! it was claimed belongs to a handler that was cut off (the process
+//! died); the next delivery of the message takes it over.
 
 use super::schema::inbound_mails;
 use super::{DbConnection, StoreResult};
@@ -9,6 +11,14 @@ use diesel::prelude::*;
 
 /// Outcome of a row still being handled.
 pub const RECEIVED: &str = "received";
+
+/// How long a row may stay `received` before a new delivery of its message
+/// takes it over: far longer than handling a message takes (well under a
+/// second), and shorter than an MTA's first retry (Postfix waits five
+/// minutes), so the retry of a message whose handler died is played. Were
+/// a handler still at work overtaken, the game's move number would keep
+/// its reply from applying twice.
+pub const ABANDONED_AFTER_MS: i64 = 2 * 60 * 1000;
 
 #[derive(Insertable, Clone, Debug)]
 #[diesel(table_name = inbound_mails)]
@@ -50,9 +60,31 @@ pub struct InboundMailRow {
     pub detail: Option<String>,
 }
 
-/// Inserts the row unless its Message-ID is recorded already; returns
-/// whether it was inserted (the message is this caller's to handle).
+/// Inserts the row unless its Message-ID is recorded already, or takes
+/// over a row whose handling was abandoned; returns whether the message
+/// is this caller's to handle. Of several deliveries at once, one wins
+/// either way: the insert by the unique Message-ID, the takeover because
+/// its update renews the very time it is conditioned on.
 pub fn claim(conn: &mut DbConnection, mail: &NewInboundMail) -> StoreResult<bool> {
+    if insert(conn, mail)? {
+        return Ok(true);
+    }
+    let taken_over = diesel::update(
+        inbound_mails::table
+            .filter(inbound_mails::message_id.eq(&mail.message_id))
+            .filter(inbound_mails::outcome.eq(RECEIVED))
+            .filter(inbound_mails::received_at.lt(mail.received_at - ABANDONED_AFTER_MS)),
+    )
+    .set((
+        inbound_mails::received_at.eq(mail.received_at),
+        inbound_mails::via.eq(&mail.via),
+        inbound_mails::sender.eq(&mail.sender),
+    ))
+    .execute(conn)?;
+    Ok(taken_over == 1)
+}
+
+fn insert(conn: &mut DbConnection, mail: &NewInboundMail) -> StoreResult<bool> {
     let n = match conn {
         DbConnection::Pg(pg) => diesel::insert_into(inbound_mails::table)
             .values(mail)

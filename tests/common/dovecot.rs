@@ -3,12 +3,15 @@
 //! free loopback port, with one passwd-file user. scripts/test.sh installs
 //! dovecot-imapd.
 
+use hexpost::inbound::transport::imap::{ImapSettings, connect};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub const USER: &str = "player";
 pub const PASSWORD: &str = "correct horse";
+/// Where the poller files what it took.
+pub const PROCESSED: &str = "hexpost-processed";
 
 const DOVECOT: &str = "/usr/sbin/dovecot";
 
@@ -76,6 +79,29 @@ impl Dovecot {
     /// `IMAP_URL` for this server.
     pub fn url(&self) -> url::Url {
         format!("imap://127.0.0.1:{}", self.port).parse().unwrap()
+    }
+
+    /// The poller's settings for the user's INBOX.
+    pub fn settings(&self, poll_interval: Duration) -> ImapSettings {
+        ImapSettings {
+            url: self.url(),
+            user: USER.into(),
+            password: PASSWORD.into(),
+            mailbox: "INBOX".into(),
+            processed_mailbox: PROCESSED.into(),
+            poll_interval,
+            claim_timeout: hexpost::inbound::transport::imap::STALE_CLAIM,
+        }
+    }
+
+    /// Puts `raw` into the INBOX with `flags`, as the provider's delivery
+    /// would (IMAP APPEND).
+    pub async fn append(&self, raw: &[u8], flags: Option<&str>) {
+        let mut session = connect(&self.settings(Duration::from_secs(1)))
+            .await
+            .unwrap();
+        session.append("INBOX", flags, None, raw).await.unwrap();
+        session.logout().await.unwrap();
     }
 
     pub fn start(&mut self) {

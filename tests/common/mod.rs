@@ -3,6 +3,8 @@
 //! and a small blocking HTTP client.
 #![allow(dead_code)]
 
+pub mod dkim;
+pub mod dns;
 pub mod dovecot;
 pub mod ed25519;
 pub mod inbound;

@@ -1,25 +1,38 @@
 //! Polling an IMAP mailbox for reply mail, for self-hosters whose mail
 //! lives at a provider.
 //!
-//! Each message is claimed before it is handed on: `UID MOVE` into the
-//! processed mailbox, and only the poller whose move the server confirms
-//! with a `COPYUID` (UIDPLUS, RFC 4315) hands it to the sink. Every other
-//! poller's move of the same UID finds nothing, so several instances can
-//! poll one mailbox and each message is taken once. A `\Seen` flag could
-//! not do that: two pollers can both see it unset and both set it. The
-//! processed mailbox doubles as the record of what came in.
+//! Each message is claimed before it is handed on, so that several
+//! instances can poll one mailbox and each message is taken once. Where
+//! the server offers CONDSTORE (RFC 7162) the claim is a keyword,
+//! `$HexpostTaken`, stored with `UNCHANGEDSINCE` the message's
+//! mod-sequence as this poller read it: of several pollers storing it at
+//! once the server lets exactly one through and answers the others
+//! `MODIFIED`, because the first store changed the mod-sequence the
+//! others name. Only the poller whose store went through hands the
+//! message on and then moves it to the processed mailbox. A `\Seen` flag
+//! could not do that (two pollers can both see it unset and both set it),
+//! nor can `UID MOVE` alone: Dovecot 2.3 answers a second session's move of
+//! a message another session has just moved with a `COPYUID` too. Without
+//! CONDSTORE the poller falls back to that move as its claim (`COPYUID`,
+//! RFC 4315), right for one poller; the pipeline's Message-ID record still
+//! applies a message once if two take it.
+//!
+//! A message whose claim stays in the mailbox for `claim_timeout` (its
+//! poller died between the claim and the move) is released the same
+//! conditional way and taken again; the pipeline's record makes that safe.
 //!
 //! Where the server advertises IDLE the poller waits in it between rounds
 //! and wakes on new mail; otherwise it polls every `poll_interval`. A lost
 //! connection is reopened with a growing pause, and nothing here ever
 //! blocks the rest of `serve`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_imap::imap_proto::rfc4315::UidSetMember;
-use async_imap::imap_proto::{Outcome, Response, ResponseCode, Status};
+use async_imap::imap_proto::{AttributeValue, RequestId, Response, ResponseCode, Status};
+use async_imap::types::Flag;
 use futures_util::TryStreamExt;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
@@ -40,10 +53,20 @@ pub struct ImapSettings {
     /// Where taken messages are moved; created when missing.
     pub processed_mailbox: String,
     pub poll_interval: Duration,
+    /// How long a claimed message may stay in the mailbox before its claim
+    /// is taken for one whose poller died: far longer than handing a
+    /// message on takes (`STALE_CLAIM`).
+    pub claim_timeout: Duration,
 }
 
 /// The longest pause between two attempts to reach the server.
 const MAX_BACKOFF: Duration = Duration::from_secs(300);
+
+/// The keyword that claims a message for one poller.
+const TAKEN: &str = "$HexpostTaken";
+
+/// The default `claim_timeout`.
+pub const STALE_CLAIM: Duration = Duration::from_secs(600);
 
 pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send + std::fmt::Debug {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send + std::fmt::Debug> Stream for T {}
@@ -108,12 +131,28 @@ async fn run_session(
             connected.map_err(|_| ImapError::Setup("no answer from the server".into()))??
         }
     };
-    let idle = session.capabilities().await?.has_str("IDLE");
+    let capabilities = session.capabilities().await?;
+    let idle = capabilities.has_str("IDLE");
     ensure_mailbox(&mut session, &settings.processed_mailbox).await?;
-    session.select(&settings.mailbox).await?;
+    let mut claims = if capabilities.has_str("CONDSTORE") {
+        let mailbox = session.select_condstore(&settings.mailbox).await?;
+        let keywords = mailbox
+            .permanent_flags
+            .iter()
+            .any(|flag| matches!(flag, Flag::MayCreate) || *flag == Flag::Custom(TAKEN.into()));
+        // A mailbox without mod-sequences (NOMODSEQ) or keywords cannot
+        // hold the claim.
+        (mailbox.highest_modseq.is_some() && keywords).then(HashMap::new)
+    } else {
+        session.select(&settings.mailbox).await?;
+        None
+    };
     *backoff = Duration::from_secs(1);
     loop {
-        let deferred = take_new(&mut session, taker).await?;
+        let deferred = match &mut claims {
+            Some(seen) => take_marked(&mut session, taker, seen).await?,
+            None => take_moved(&mut session, taker).await?,
+        };
         if shutdown.requested() {
             let _ = session.logout().await;
             return Ok(());
@@ -198,9 +237,205 @@ async fn ensure_mailbox(session: &mut Session, name: &str) -> Result<(), ImapErr
     Ok(())
 }
 
-/// Claims and hands on every message in the selected mailbox; true when
-/// the sink deferred one (it is back in the mailbox for a later round).
-async fn take_new(session: &mut Session, taker: &Taker<'_>) -> Result<bool, ImapError> {
+/// A message of the selected mailbox as one round sees it.
+struct Listed {
+    uid: u32,
+    modseq: u64,
+    taken: bool,
+}
+
+async fn list(session: &mut Session) -> Result<Vec<Listed>, ImapError> {
+    let mut uids: Vec<u32> = session.uid_search("ALL").await?.into_iter().collect();
+    if uids.is_empty() {
+        return Ok(Vec::new());
+    }
+    uids.sort_unstable();
+    let set = uids
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    let fetched: Vec<_> = session
+        .uid_fetch(set, "(UID FLAGS MODSEQ)")
+        .await?
+        .try_collect()
+        .await?;
+    let mut listed: Vec<Listed> = fetched
+        .iter()
+        .filter_map(|m| {
+            Some(Listed {
+                uid: m.uid?,
+                modseq: m.modseq?,
+                taken: m.flags().any(|flag| flag == Flag::Custom(TAKEN.into())),
+            })
+        })
+        .collect();
+    listed.sort_by_key(|m| m.uid);
+    Ok(listed)
+}
+
+/// One round with keyword claims: claims, hands on and files every message
+/// of the selected mailbox no other poller holds; true when the sink
+/// deferred one (its claim is withdrawn, so it waits for a later round).
+/// `held` remembers since when each message claimed by another poller has
+/// been seen, to release claims whose poller died.
+async fn take_marked(
+    session: &mut Session,
+    taker: &Taker<'_>,
+    held: &mut HashMap<u32, Instant>,
+) -> Result<bool, ImapError> {
+    let settings = taker.settings;
+    let listed = list(session).await?;
+    held.retain(|uid, _| listed.iter().any(|m| m.uid == *uid && m.taken));
+    for message in listed {
+        if message.taken {
+            let since = *held.entry(message.uid).or_insert_with(Instant::now);
+            if since.elapsed() >= settings.claim_timeout
+                && conditional_store(session, message.uid, message.modseq, "-FLAGS").await?
+            {
+                tracing::warn!(
+                    uid = message.uid,
+                    "IMAP claim left by a stopped poller released"
+                );
+                held.remove(&message.uid);
+            }
+            continue;
+        }
+        if !conditional_store(session, message.uid, message.modseq, "+FLAGS").await? {
+            continue;
+        }
+        let Some(raw) = fetch(session, message.uid).await? else {
+            continue;
+        };
+        let uid = message.uid.to_string();
+        match hand_on(taker, raw).await {
+            Handed::Filed => {
+                session.uid_mv(&uid, &settings.processed_mailbox).await?;
+            }
+            Handed::Deferred => {
+                let unmark: Vec<_> = session
+                    .uid_store(&uid, format!("-FLAGS.SILENT ({TAKEN})"))
+                    .await?
+                    .try_collect()
+                    .await?;
+                drop(unmark);
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// Stores or removes (`change`: `+FLAGS`, `-FLAGS`) the claim on `uid` on
+/// condition that the message is unchanged since `modseq`; true when this
+/// session's change is the one the server made. The server names a
+/// message changed meanwhile in a `MODIFIED` code, which the protocol
+/// library does not know, so it is found in the text of the reply.
+async fn conditional_store(
+    session: &mut Session,
+    uid: u32,
+    modseq: u64,
+    change: &str,
+) -> Result<bool, ImapError> {
+    let tag = session
+        .run_command(format!(
+            "UID STORE {uid} (UNCHANGEDSINCE {modseq}) {change} ({TAKEN})"
+        ))
+        .await?;
+    let mut changed = false;
+    let ended = read_until_done(session, &tag, |response| {
+        if let Response::Fetch(_, attributes) = response {
+            let ours = attributes
+                .iter()
+                .any(|a| matches!(a, AttributeValue::Uid(u) if *u == uid));
+            let modseq_changed = attributes
+                .iter()
+                .any(|a| matches!(a, AttributeValue::ModSeq(m) if *m > modseq));
+            changed |= ours && modseq_changed;
+        }
+    })
+    .await?;
+    match ended {
+        Ended::Ok(text) => Ok(changed && !text.to_ascii_uppercase().contains("[MODIFIED")),
+        // The message is gone: another poller filed it.
+        Ended::No(_) => Ok(false),
+        Ended::Failed(text) => Err(ImapError::Setup(format!("UID STORE failed: {text}"))),
+    }
+}
+
+/// How a command this module runs itself ended, with the server's text.
+enum Ended {
+    Ok(String),
+    No(String),
+    Failed(String),
+}
+
+/// Reads the responses to the command tagged `tag`, handing each (the
+/// tagged one too) to `seen`, up to the tagged one.
+async fn read_until_done(
+    session: &mut Session,
+    tag: &RequestId,
+    mut seen: impl FnMut(&Response<'_>),
+) -> Result<Ended, ImapError> {
+    loop {
+        let response = session
+            .read_response()
+            .await?
+            .ok_or(async_imap::error::Error::ConnectionLost)?;
+        let parsed = response.parsed();
+        seen(parsed);
+        if let Response::Done {
+            tag: done,
+            status,
+            outcome,
+        } = parsed
+            && done == tag
+        {
+            let text = outcome
+                .information
+                .as_deref()
+                .unwrap_or("no reason given")
+                .to_string();
+            return Ok(match status {
+                Status::Ok => Ended::Ok(text),
+                Status::No => Ended::No(text),
+                _ => Ended::Failed(text),
+            });
+        }
+    }
+}
+
+/// What became of a message handed on.
+enum Handed {
+    /// Taken or refused for good: it goes to the processed mailbox.
+    Filed,
+    /// The sink cannot take it now: it stays for a later round.
+    Deferred,
+}
+
+async fn hand_on(taker: &Taker<'_>, raw: Vec<u8>) -> Handed {
+    let outcome = taker.sink.deliver(raw, Via::Imap).await;
+    taker
+        .metrics
+        .inbound_message(Via::Imap, outcome_name(&outcome));
+    match outcome {
+        Ok(()) => Handed::Filed,
+        Err(SinkError::Temporary(why)) => {
+            tracing::warn!(reason = %why, "IMAP message deferred: put back");
+            Handed::Deferred
+        }
+        Err(SinkError::Refused(why)) => {
+            tracing::info!(reason = %why, "IMAP message refused");
+            Handed::Filed
+        }
+    }
+}
+
+/// One round without CONDSTORE: each message is claimed by moving it to
+/// the processed mailbox, and handed on when the server's `COPYUID` names
+/// this session's move; true when the sink deferred one (it is moved back
+/// for a later round).
+async fn take_moved(session: &mut Session, taker: &Taker<'_>) -> Result<bool, ImapError> {
     let settings = taker.settings;
     let uids = session.uid_search("ALL").await?;
     let mut uids: Vec<u32> = uids.into_iter().collect();
@@ -212,23 +447,12 @@ async fn take_new(session: &mut Session, taker: &Taker<'_>) -> Result<bool, Imap
         let Some(claimed) = claim(session, uid, &settings.processed_mailbox).await? else {
             continue;
         };
-        let outcome = taker.sink.deliver(raw, Via::Imap).await;
-        taker
-            .metrics
-            .inbound_message(Via::Imap, outcome_name(&outcome));
-        match outcome {
-            Ok(()) => {}
-            Err(SinkError::Temporary(why)) => {
-                tracing::warn!(reason = %why, "IMAP message deferred: put back");
-                session.select(&settings.processed_mailbox).await?;
-                let back = claim(session, claimed, &settings.mailbox).await;
-                session.select(&settings.mailbox).await?;
-                back?;
-                return Ok(true);
-            }
-            Err(SinkError::Refused(why)) => {
-                tracing::info!(reason = %why, "IMAP message refused");
-            }
+        if let Handed::Deferred = hand_on(taker, raw).await {
+            session.select(&settings.processed_mailbox).await?;
+            let back = claim(session, claimed, &settings.mailbox).await;
+            session.select(&settings.mailbox).await?;
+            back?;
+            return Ok(true);
         }
     }
     Ok(false)
@@ -254,37 +478,26 @@ async fn claim(session: &mut Session, uid: u32, to: &str) -> Result<Option<u32>,
         .run_command(format!("UID MOVE {uid} \"{}\"", quoted(to)))
         .await?;
     let mut moved = None;
-    loop {
-        let response = session
-            .read_response()
-            .await?
-            .ok_or(async_imap::error::Error::ConnectionLost)?;
-        match response.parsed() {
-            Response::Data {
-                status: Status::Ok,
-                outcome:
-                    Outcome {
-                        code: Some(ResponseCode::CopyUid(_, from, to)),
-                        ..
-                    },
-            } => moved = moved.or(moved_to(from, to, uid)),
-            Response::Done {
-                tag: done,
-                status,
-                outcome: Outcome { code, information },
-            } if *done == tag => {
-                if let Some(ResponseCode::CopyUid(_, from, to)) = code {
-                    moved = moved.or(moved_to(from, to, uid));
-                }
-                if *status != Status::Ok {
-                    return Err(ImapError::Setup(format!(
-                        "UID MOVE to {to} failed: {}",
-                        information.as_deref().unwrap_or("no reason given")
-                    )));
-                }
-                return Ok(moved);
-            }
-            _ => {}
+    let ended = read_until_done(session, &tag, |response| {
+        if let Response::Data {
+            status: Status::Ok,
+            outcome,
+        }
+        | Response::Done {
+            status: Status::Ok,
+            outcome,
+            ..
+        } = response
+            && let Some(ResponseCode::CopyUid(_, from_set, to_set)) = &outcome.code
+        {
+            moved = moved.or(moved_to(from_set, to_set, uid));
+        }
+    })
+    .await?;
+    match ended {
+        Ended::Ok(_) => Ok(moved),
+        Ended::No(text) | Ended::Failed(text) => {
+            Err(ImapError::Setup(format!("UID MOVE to {to} failed: {text}")))
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The transports' settings from the environment (`INBOUND_*`, `IMAP_*`,
-//! `REPLY_DOMAIN`); both transports are off unless configured.
+//! The transports' settings from the environment (`INBOUND_*`, `IMAP_*`);
+//! both transports are off unless configured, and both need
+//! `REPLY_DOMAIN`, the domain of the reply addresses the mails carry.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -11,9 +12,6 @@ use crate::inbound::authenticity::VerifyMode;
 
 #[derive(Clone, Debug)]
 pub struct InboundConfig {
-    /// The domain of reply addresses; the listener accepts recipients at
-    /// it and nowhere else.
-    pub reply_domain: String,
     /// `INBOUND_LISTEN`: the SMTP/LMTP listener's address, when it runs.
     pub listen: Option<SocketAddr>,
     pub listener: ListenerSettings,
@@ -21,17 +19,18 @@ pub struct InboundConfig {
     pub imap: Option<ImapSettings>,
     pub verify: VerifyMode,
     pub trusted_authserv_id: Option<String>,
+    /// `INBOUND_DNS_SERVERS`: where the sender check looks DKIM keys and
+    /// DMARC policies up; empty, the system's resolver.
+    pub dns_servers: Vec<SocketAddr>,
 }
 
+/// `reply_domain` is `REPLY_DOMAIN` as `config` read it: the one domain
+/// of the reply addresses, which the listener takes recipients at.
 pub fn from_lookup(
     get: &impl Fn(&str) -> Option<String>,
     num: &impl Fn(&'static str, u64) -> Result<u64, ConfigError>,
-    mail_from: &lettre::message::Mailbox,
+    reply_domain: Option<&str>,
 ) -> Result<InboundConfig, ConfigError> {
-    let reply_domain = get("REPLY_DOMAIN")
-        .unwrap_or_else(|| mail_from.email.domain().to_string())
-        .trim()
-        .to_ascii_lowercase();
     let listen = get("INBOUND_LISTEN")
         .map(|text| {
             text.parse().map_err(|_| ConfigError {
@@ -50,10 +49,23 @@ pub fn from_lookup(
             });
         }
     };
+    let imap = imap_settings(get, num)?;
+    // Without reply addresses every reply would be refused: a transport
+    // then only hides a mistake.
+    if reply_domain.is_none() && (listen.is_some() || imap.is_some()) {
+        return Err(ConfigError {
+            var: "REPLY_DOMAIN",
+            reason: "INBOUND_LISTEN and IMAP_URL need it: replies are taken only at reply addresses, which mails carry only with REPLY_DOMAIN set".into(),
+        });
+    }
+    let reply_domain = reply_domain.unwrap_or_default().to_string();
     let listener = ListenerSettings {
         protocol,
-        hostname: get("INBOUND_HOSTNAME").unwrap_or_else(|| reply_domain.clone()),
-        reply_domain: reply_domain.clone(),
+        hostname: get("INBOUND_HOSTNAME")
+            .unwrap_or_else(|| reply_domain.clone())
+            .trim()
+            .to_string(),
+        reply_domain,
         max_message_bytes: num("INBOUND_MAX_MESSAGE_BYTES", 256 * 1024)?.max(1024) as usize,
         max_connections: num("INBOUND_MAX_CONNECTIONS", 64)?.max(1) as usize,
         idle_timeout: Duration::from_secs(num("INBOUND_TIMEOUT_SECS", 60)?.max(1)),
@@ -65,10 +77,24 @@ pub fn from_lookup(
             reason,
         })?,
     };
+    let dns_servers = get("INBOUND_DNS_SERVERS")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+        .map(|text| {
+            text.parse()
+                .or_else(|_| text.parse().map(|ip| SocketAddr::new(ip, 53)))
+                .map_err(|_| ConfigError {
+                    var: "INBOUND_DNS_SERVERS",
+                    reason: format!("`{text}` is not an address or address:port"),
+                })
+        })
+        .collect::<Result<_, _>>()?;
     Ok(InboundConfig {
-        imap: imap_settings(get, num)?,
+        imap,
+        dns_servers,
         trusted_authserv_id: get("INBOUND_TRUSTED_AUTHSERV_ID"),
-        reply_domain,
         listen,
         listener,
         verify,
@@ -122,5 +148,6 @@ fn imap_settings(
         processed_mailbox: get("IMAP_PROCESSED_MAILBOX")
             .unwrap_or_else(|| "hexpost-processed".into()),
         poll_interval: Duration::from_secs(num("IMAP_POLL_SECS", 60)?.max(1)),
+        claim_timeout: super::imap::STALE_CLAIM,
     }))
 }
