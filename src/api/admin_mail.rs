@@ -182,9 +182,11 @@ pub struct InboundMail {
     /// `applied`, `command_failed`, `stale_move`, `no_commands`,
     /// `game_not_active`, `game_not_found`; refused: `forged_token`,
     /// `expired_token`, `no_reply_address`, `wrong_sender`, `oversized`,
-    /// `not_text`, `unreadable`, `replies_off`; never answered:
-    /// `ignored_auto_reply`, `ignored_bounce`, `ignored_list`; `received`
-    /// while it is handled.
+    /// `not_text`, `unreadable`, `replies_off`, and, never answered,
+    /// `sender_not_authentic` (no DKIM or trusted MTA vouched for the
+    /// sender); never answered: `ignored_auto_reply`, `ignored_bounce`,
+    /// `ignored_list`; `received` while it is handled (or, two minutes
+    /// on, cut off: the next delivery takes it over).
     pub outcome: String,
     /// Commands applied, in order.
     pub applied: i32,
