@@ -320,9 +320,15 @@ where
 
 /// The OpenAPI document, as served and as checked in under openapi/.
 pub fn openapi() -> utoipa::openapi::OpenApi {
+    complete(derived_openapi())
+}
+
+/// The document as the routes and types derive it, before `complete` adds
+/// the shared problems and the examples played in games.
+pub fn derived_openapi() -> utoipa::openapi::OpenApi {
     let (_, doc) =
         routes(App::new().into_utoipa_app().openapi(ApiDoc::openapi())).split_for_parts();
-    complete(doc)
+    doc
 }
 
 /// The published JSON document: the OpenAPI model plus what utoipa's model
@@ -380,6 +386,7 @@ pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
     CommonProblems.modify(&mut doc);
     crate::openapi_examples::Examples.modify(&mut doc);
     crate::openapi_action_pairs::ActionPairs.modify(&mut doc);
+    crate::openapi_ck_examples::CkMembers.modify(&mut doc);
     doc
 }
 

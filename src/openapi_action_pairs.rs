@@ -75,7 +75,7 @@ pub fn all_kinds() -> Vec<String> {
         .items
         .iter()
         .filter_map(|m| match m {
-            RefOr::T(Schema::Object(o)) => member_kind(o),
+            RefOr::T(Schema::Object(o)) => member_name(o, "type"),
             _ => None,
         })
         .collect()
@@ -194,7 +194,7 @@ impl utoipa::Modify for ActionPairs {
                 let RefOr::T(Schema::Object(object)) = member else {
                     continue;
                 };
-                let Some(pair) = member_kind(object).and_then(|k| PAIRS.get(&k)) else {
+                let Some(pair) = member_name(object, "type").and_then(|k| PAIRS.get(&k)) else {
                     continue;
                 };
                 if legal {
@@ -212,9 +212,9 @@ impl utoipa::Modify for ActionPairs {
     }
 }
 
-/// The single value of a tagged member's `type` property.
-fn member_kind(object: &utoipa::openapi::schema::Object) -> Option<String> {
-    let RefOr::T(Schema::Object(tag)) = object.properties.get("type")? else {
+/// The single value of a tagged member's `tag` property: its name.
+pub fn member_name(object: &utoipa::openapi::schema::Object, tag: &str) -> Option<String> {
+    let RefOr::T(Schema::Object(tag)) = object.properties.get(tag)? else {
         return None;
     };
     tag.enum_values

@@ -203,6 +203,9 @@ fn examples() -> BTreeMap<&'static str, Value> {
     standard_game(&mut out);
     variant_states(&mut out);
     topology(&mut out);
+    for (name, example) in &crate::openapi_ck_examples::found().schemas {
+        out.insert(name, example.clone());
+    }
     out.insert("u8", json!(12));
     out
 }
@@ -459,7 +462,6 @@ fn variant_states(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
     if let VariantState::Shadow(shadow) = variant(Variant::Shadow)? {
         out.insert("ShadowState", value(shadow));
     }
-    ck_state(out);
 
     // Seat 0 has bid; seat 1's answer, if any, is still sealed.
     let phase = variant_game(Variant::Shadow, 1, |s| {
@@ -477,29 +479,6 @@ fn variant_states(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
         }
     }
     out.insert("Phase", value(&phase));
-    Some(())
-}
-
-/// Cities & Knights as seat 0 sees it in a random game under way: knights
-/// out and the ship moving; the opponent's progress cards and the decks
-/// left out. (Random play buys no improvements, so no progress card is
-/// drawn; the progress hand keeps its written example.)
-fn ck_state(out: &mut BTreeMap<&'static str, Value>) -> Option<()> {
-    use hexpost_engine::rulesets::VariantState;
-    let seen = |s: &GameState| match s.view(Some(Seat(0))).variant {
-        VariantState::CkForTwo(c) => Some(*c),
-        _ => None,
-    };
-    let ck = variant_game(Variant::CkForTwo, 1, |s| {
-        let c = seen(s)?;
-        let under_way = c.barbarians > 0 && c.knights.len() > 1;
-        under_way.then_some(c)
-    })?;
-    out.insert("Knight", value(ck.knights.first()?));
-    out.insert("CkPlayer", value(&ck.players[0]));
-    out.insert("ProgressDeck", value(&ck.decks[0]));
-    out.insert("HandCounts", value(ck.hand_counts?[0]));
-    out.insert("CkState", value(&ck));
     Some(())
 }
 

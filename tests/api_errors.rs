@@ -6,8 +6,13 @@
 
 mod common;
 
+use common::steer::{self, Steer};
 use common::{Api, BACKENDS, Reply, TestServer, game};
-use hexpost_engine::{Action, LegalAction};
+use hexpost_engine::cards::{Card, CardKind, Commodity, Track};
+use hexpost_engine::error::CK_CODES;
+use hexpost_engine::rng::GameRng;
+use hexpost_engine::sim::{self, Policy};
+use hexpost_engine::{Action, GameState, LegalAction, Seat};
 use serde_json::{Value, json};
 
 const JSON: (&str, &str) = ("content-type", "application/json");
@@ -500,46 +505,121 @@ fn first_choices_until(
     panic!("never reached the wanted point");
 }
 
-/// The `reason.code`s only Cities & Knights gives (RULES.md §6): the test
-/// below reaches each over the API or names it in `CK_CODES_NOT_REACHED`.
-const CK_CODES: [&str; 9] = [
-    "commodity_shortage",
-    "robber_locked",
-    "progress_card_not_held",
-    "progress_card_refused",
-    "progress_limit",
-    "wall_refused",
-    "improvement_refused",
-    "knight_refused",
-    "invalid_choice",
-];
+/// A player who never builds a city nor raises a knight: the first attack
+/// takes each player's only city.
+fn defenceless(
+    s: &GameState,
+    seat: Seat,
+    legal: &[LegalAction],
+    rng: &mut GameRng,
+) -> Option<Action> {
+    let legal: Vec<LegalAction> = legal
+        .iter()
+        .filter(|l| {
+            !matches!(
+                l,
+                LegalAction::BuildCity { .. }
+                    | LegalAction::RecruitKnight { .. }
+                    | LegalAction::ActivateKnight { .. }
+                    | LegalAction::PlayProgress { .. }
+            )
+        })
+        .cloned()
+        .collect();
+    sim::random_action_with(s, seat, &legal, rng, Policy::default())
+}
 
-/// Codes whose position a game over the API reaches only by the luck of
-/// its seed (the server draws it; a client cannot choose it), with why.
-/// The engine's tests (engine/tests/ck_*.rs, docs/ck-tests.md) build each
-/// position directly.
-const CK_CODES_NOT_REACHED: [(&str, &str); 4] = [
-    (
-        "commodity_shortage",
-        "the bank must have given out all 12 cards of a commodity",
-    ),
-    (
-        "progress_card_refused",
-        "a progress card must be held, drawn only at a gate roll after an improvement",
-    ),
-    (
-        "progress_limit",
-        "five progress cards must be held at the end of one's own turn",
-    ),
-    (
-        "improvement_refused",
-        "a track must be complete, or every city gone or a metropolis",
-    ),
-];
+/// The commodity the bank holds least of.
+fn scarcest(s: &GameState) -> Card {
+    let commodities = Commodity::ALL.map(Card::from);
+    *commodities.iter().min_by_key(|&&c| s.bank[c]).unwrap()
+}
+
+/// A player who gathers the commodity the bank holds least of: builds
+/// cities and walls (a wall raises the discard limit), trades the bank for
+/// that commodity, never spends it and discards it last.
+fn hoarder(s: &GameState, seat: Seat, legal: &[LegalAction], rng: &mut GameRng) -> Option<Action> {
+    let wanted = scarcest(s);
+    let hand = s.player(seat).hand;
+    let builds: Vec<LegalAction> = legal
+        .iter()
+        .filter(|l| {
+            matches!(
+                l,
+                LegalAction::BuildCity { .. } | LegalAction::BuildWall { .. }
+            )
+        })
+        .cloned()
+        .collect();
+    if !builds.is_empty() {
+        return sim::random_action_with(s, seat, &builds, rng, Policy::default());
+    }
+    for l in legal {
+        match l {
+            LegalAction::BankTrade { options } if s.bank[wanted] > 0 => {
+                if let Some(o) = options.iter().find(|o| o.give != wanted) {
+                    return Some(Action::BankTrade {
+                        give: o.give,
+                        receive: wanted,
+                        ratio: None,
+                    });
+                }
+            }
+            LegalAction::Discard { count } => {
+                let mut cards = hexpost_engine::Cards::default();
+                let order = Card::ALL.iter().filter(|&&c| c != wanted).chain([&wanted]);
+                let mut left = *count;
+                for &c in order {
+                    let n = hand[c].min(left);
+                    cards[c] += n;
+                    left -= n;
+                }
+                return Some(Action::Discard { cards });
+            }
+            _ => {}
+        }
+    }
+    let rest: Vec<LegalAction> = legal
+        .iter()
+        .filter(|l| {
+            !matches!(
+                l,
+                LegalAction::BuyImprovement { .. }
+                    | LegalAction::BankTrade { .. }
+                    | LegalAction::PlayProgress { .. }
+            )
+        })
+        .cloned()
+        .collect();
+    sim::random_action_with(s, seat, &rest, rng, Policy::default())
+}
+
+/// Actions to try in a position.
+type Probes = fn(&GameState, Seat) -> Vec<Action>;
+
+/// Each commodity asked of the bank for cards `seat` holds two of.
+fn commodity_asked(s: &GameState, seat: Seat) -> Vec<Action> {
+    let hand = s.player(seat).hand;
+    Card::ALL
+        .iter()
+        .copied()
+        .filter(|&give| hand[give] >= 2)
+        .flat_map(|give| {
+            Commodity::ALL.map(|c| Action::BankTrade {
+                give,
+                receive: c.into(),
+                ratio: None,
+            })
+        })
+        .collect()
+}
 
 /// Cities & Knights refusals: each its own `reason.code` and a detail that
-/// says why, and nothing stored; every code of `CK_CODES` is reached or
-/// named as not reachable.
+/// says why, and nothing stored; every code only Cities & Knights gives is
+/// reached. The positions random play reaches only by luck (no city left,
+/// five progress cards held) are reached by steering the game
+/// (`common::steer`): moves searched with the engine from the stored state,
+/// then made over the API.
 #[test]
 fn ck_for_two_refusals_carry_their_reason() {
     let spec: Value =
@@ -573,6 +653,13 @@ fn ck_for_two_refusals_carry_their_reason() {
             json!({"type": "play_progress", "play": {"card": "alchemist", "yellow": 1, "red": 2}}),
             "progress_card_not_held",
             "you hold no",
+        );
+        refuse(
+            who,
+            &view,
+            json!({"type": "play_progress", "play": {"card": "spy"}}),
+            "progress_card_refused",
+            "progress cards are played after the rolls",
         );
         for action in [
             json!({"type": "lose_city", "node": 0}),
@@ -657,14 +744,44 @@ fn ck_for_two_refusals_carry_their_reason() {
             "invalid_choice",
             "only above the limit of 4",
         );
+
+        // The first attack with no knight out takes each player's only
+        // city; improvements then wait for a city.
+        let mut steer = Steer::new(&server, players, &id);
+        let mut steered = |policy: steer::Policy, code: &str, probes: Probes, why: &str| {
+            let (seat, probe) =
+                steer.reach(policy, 6_000, |s| steer::refused_with(s, code, probes));
+            let who = steer.who(seat);
+            refuse(who, &game(players[who], &id), json!(probe), code, why);
+        };
+        steered(
+            defenceless,
+            "improvement_refused",
+            |_, _| {
+                vec![Action::BuyImprovement {
+                    track: Track::Science,
+                    crane: false,
+                }]
+            },
+            "it needs a city of yours on the board",
+        );
+        // Five progress cards at the end of one's own turn.
+        steered(
+            steer::collector,
+            "progress_limit",
+            |_, _| vec![Action::EndTurn],
+            "discard down to 4 before ending your turn",
+        );
+        // The bank out of a commodity, asked for it.
+        steered(
+            hoarder,
+            "commodity_shortage",
+            commodity_asked,
+            "the bank has no",
+        );
         let reached = reached.borrow();
         for code in CK_CODES {
-            let named = CK_CODES_NOT_REACHED.iter().any(|(c, _)| *c == code);
-            assert!(
-                reached.contains(code) != named,
-                "{code}: reached {}, named as not reachable {named}",
-                reached.contains(code)
-            );
+            assert!(reached.contains(code), "{backend:?}: {code} not reached");
         }
     }
 }

@@ -45,7 +45,7 @@ use hexpost::mail::contexts::{self, Automatic, Ending, Turn};
 use hexpost::mail::templates::Templates;
 use hexpost::store::games::MoveRow;
 use hexpost::store::schema::{games, moves};
-use hexpost_engine::cards::ProgressCard;
+use hexpost_engine::cards::{ProgressCard, ProgressCounts};
 use hexpost_engine::dice::Dice;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::rulesets::VariantState;
@@ -1023,5 +1023,116 @@ fn a_sealed_bid_is_kept_from_the_other_bidder_in_the_log_and_its_signature() {
         assert!(!answer.sealed, "the last answer reveals: {answer:?}");
         let report = root.get(&format!("/api/v1/admin/games/{id}/verify"));
         assert_eq!(report.ok()["ok"], true, "{}", report.body);
+    }
+}
+
+fn progress_cards(view: &Value, seat: Seat) -> &Value {
+    &view["view"]["variant"]["players"][seat.index()]["progress"]
+}
+
+/// The Spy (RULES.md §6.13): its player is shown the opponent's progress
+/// cards and takes one. The thief's view holds it, the victim's no longer
+/// does; the hand shown is in the thief's log only, and the thief's own
+/// cards never reach the victim, in the view or the log.
+#[test]
+fn a_spy_takes_a_progress_card_that_only_the_two_players_learn() {
+    use hexpost_engine::rulesets::ck_for_two::wire::{ProgressOption, ProgressPlay};
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let (a, b, id) = server.client().new_game("ck_for_two", json!({}));
+        let players = [&a, &b];
+        let mut steer = common::steer::Steer::new(&server, players, &id);
+        let spy = LegalAction::PlayProgress {
+            play: Box::new(ProgressOption::Spy),
+        };
+        let thief = steer.reach(common::steer::collector, 8_000, |s| {
+            s.awaiting()
+                .iter()
+                .copied()
+                .find(|&seat| s.legal_actions(seat).contains(&spy))
+        });
+        let victim = thief.opponent();
+        let (thief_api, victim_api) = (steer.player(thief), steer.player(victim));
+        let before = [game(thief_api, &id), game(victim_api, &id)];
+        let shown = progress_cards(&before[1], victim)["cards"].clone();
+        let thief_count = progress_cards(&before[0], thief)["count"].as_u64().unwrap();
+        assert!(progress_cards(&before[1], thief)["cards"].is_null());
+
+        let played = steer.play(
+            thief,
+            &Action::PlayProgress {
+                play: ProgressPlay::Spy,
+            },
+        );
+        let shown_event = played["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["type"] == "progress_hand_shown")
+            .unwrap_or_else(|| panic!("{played}"))
+            .clone();
+        assert_eq!(shown_event["cards"], shown, "{backend:?}");
+        let counts: ProgressCounts = serde_json::from_value(shown).unwrap();
+        let taken = *ProgressCard::ALL.iter().find(|&&c| counts[c] > 0).unwrap();
+        let out = steer.play(thief, &Action::SpyTake { card: Some(taken) });
+        assert!(
+            out["events"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["type"] == "progress_taken" && e["card"] == json!(taken))
+        );
+
+        let key = json!(taken).as_str().unwrap().to_string();
+        let after = [game(thief_api, &id), game(victim_api, &id)];
+        // The Spy is played, the card taken: one card for the other.
+        let own = progress_cards(&after[0], thief);
+        assert_eq!(own["count"], thief_count, "{backend:?}: {own}");
+        assert!(own["cards"][&key].as_u64().unwrap() >= 1, "{own}");
+        let lost = progress_cards(&after[1], victim);
+        let was = counts[taken];
+        assert_eq!(
+            lost["cards"][&key].as_u64().unwrap_or(0),
+            u64::from(was) - 1,
+            "{backend:?}: {lost}"
+        );
+        // Only counts of the other's hand in either view.
+        assert!(progress_cards(&after[1], thief)["cards"].is_null());
+        assert_eq!(progress_cards(&after[1], thief)["count"], thief_count);
+        assert!(progress_cards(&after[0], victim)["cards"].is_null());
+
+        // The victim's log: the Spy played and the card taken (the two
+        // players learn it), the hand shown only as shown, never with the
+        // cards, and no card the thief drew.
+        let log = victim_api.full_log(&id, false);
+        let events: Vec<&Value> = log
+            .iter()
+            .flat_map(|row| row["events"].as_array().unwrap())
+            .collect();
+        let shown_rows: Vec<&&Value> = events
+            .iter()
+            .filter(|e| e["type"] == "progress_hand_shown")
+            .collect();
+        assert_eq!(shown_rows.len(), 1, "{backend:?}");
+        assert!(shown_rows[0]["cards"].is_null(), "{}", shown_rows[0]);
+        assert!(events.iter().any(|e| {
+            e["type"] == "progress_played" && e["card"] == "spy" && e["seat"] == thief.0
+        }));
+        assert!(events.iter().any(|e| e["type"] == "progress_taken"
+            && e["card"] == json!(taken)
+            && e["from"] == victim.0));
+        for e in &events {
+            if e["type"] == "progress_drawn" && e["seat"] == thief.0 {
+                assert!(e["card"].is_null(), "{backend:?}: {e}");
+            }
+        }
+        // The thief's log shows the hand it was shown.
+        let thief_log = thief_api.full_log(&id, false);
+        assert!(
+            thief_log
+                .iter()
+                .flat_map(|row| row["events"].as_array().unwrap())
+                .any(|e| e["type"] == "progress_hand_shown" && e["cards"] == shown_event["cards"])
+        );
     }
 }

@@ -287,3 +287,47 @@ fn the_document_avoids_shapes_generators_reject() {
     assert_eq!(ids.len(), count, "an operationId is used twice");
     assert!(count > 30, "only {count} operations have an id");
 }
+
+/// Every Cities & Knights schema, event and progress card shows an example
+/// from a game the engine played (src/openapi_ck_examples.rs): the types
+/// carry none written by hand, and the document's is the generator's.
+#[test]
+fn cities_and_knights_examples_come_from_played_games() {
+    use hexpost::openapi_ck_examples as ck;
+    let doc = hexpost::app::document();
+    let derived = serde_json::to_value(hexpost::app::derived_openapi()).unwrap();
+    let schemas = component_schemas(&doc);
+    let found = ck::found();
+    for name in ck::SCHEMAS {
+        let own = &derived["components"]["schemas"][name];
+        assert!(own.is_object(), "{name} is not a schema");
+        assert!(
+            own.get("example").is_none(),
+            "{name} has an example written by hand: {}",
+            own["example"]
+        );
+        let played = found
+            .schemas
+            .get(name)
+            .unwrap_or_else(|| panic!("no game showed {name}"));
+        assert_eq!(&schemas[name]["example"], played, "{name}");
+    }
+    let wanted = ck::wanted_members();
+    // Every event of the variant, and every progress card that is played.
+    assert!(wanted.len() > 50, "only {} members", wanted.len());
+    for (schema, name) in wanted {
+        let tag = ck::MEMBERS.iter().find(|(s, _)| *s == schema).unwrap().1;
+        let member = schemas[schema]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["properties"][tag]["enum"][0] == name.as_str())
+            .unwrap_or_else(|| panic!("{schema} has no member {name}"));
+        let played = found
+            .members
+            .get(&(schema, name.clone()))
+            .unwrap_or_else(|| panic!("no game showed {schema} {name}"));
+        assert_eq!(&member["example"], played, "{schema} {name}");
+        assert_eq!(played[tag], name.as_str(), "{schema} {name}");
+    }
+}

@@ -145,3 +145,75 @@ impl ActionError {
         v["code"].as_str().unwrap_or("invalid_action").to_string()
     }
 }
+
+/// The codes only Cities & Knights gives (RULES.md §6), in the enum's
+/// order. The test below derives them from the rules' sources, so a code
+/// added there cannot be left out here.
+pub const CK_CODES: [&str; 9] = [
+    "commodity_shortage",
+    "robber_locked",
+    "progress_card_not_held",
+    "progress_card_refused",
+    "progress_limit",
+    "wall_refused",
+    "improvement_refused",
+    "knight_refused",
+    "invalid_choice",
+];
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    /// `ActionError::Name`s written in the `.rs` files under `dir`.
+    fn named(dir: &Path, skip: &dyn Fn(&Path) -> bool, out: &mut BTreeSet<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if skip(&path) {
+                continue;
+            }
+            if path.is_dir() {
+                named(&path, skip, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (at, _) in text.match_indices("ActionError::") {
+                    let name: String = text[at + "ActionError::".len()..]
+                        .chars()
+                        .take_while(char::is_ascii_alphanumeric)
+                        .collect();
+                    out.insert(name);
+                }
+            }
+        }
+    }
+
+    fn snake_case(name: &str) -> String {
+        let mut out = String::new();
+        for c in name.chars() {
+            if c.is_ascii_uppercase() && !out.is_empty() {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    }
+
+    /// The refusals the ck_for_two ruleset writes that no other rules code
+    /// does (this file defines them; the simulator only matches on them).
+    #[test]
+    fn ck_codes_are_the_refusals_only_the_ck_ruleset_gives() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let ck_dir = src.join("rulesets/ck_for_two");
+        let mut ck = BTreeSet::new();
+        named(&ck_dir, &|_| false, &mut ck);
+        let mut others = BTreeSet::new();
+        let not_rules =
+            |p: &Path| p == ck_dir || ["error.rs", "sim.rs"].iter().any(|f| p == src.join(f));
+        named(&src, &not_rules, &mut others);
+        let only_ck: BTreeSet<String> = ck.difference(&others).map(|n| snake_case(n)).collect();
+        let listed: BTreeSet<String> = super::CK_CODES.iter().map(|c| c.to_string()).collect();
+        assert_eq!(only_ck, listed);
+        assert_eq!(listed.len(), super::CK_CODES.len(), "a code listed twice");
+    }
+}

@@ -483,11 +483,7 @@ pub enum Event {
 }
 
 /// Why a knight went back to its owner's supply.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = "tokens")
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KnightRemoval {

@@ -91,6 +91,44 @@ pub fn random_action_with(
     choose_random_seeing(legal, &seen_by(s, seat), rng, policy)
 }
 
+/// A Cities & Knights player who builds up their cities instead of playing
+/// uniformly at random: it takes the first of these groups that offers
+/// anything, at random within it — city improvements; progress cards;
+/// cities, walls, settlements and knights (recruited, activated,
+/// promoted); anything else but removing a knight for tokens or offering a
+/// trade; those last. Random players seldom buy an improvement and so seldom
+/// draw a progress card; this one reaches metropolises, progress hands and
+/// the cards' effects within a game.
+pub fn improver_action(
+    s: &GameState,
+    seat: Seat,
+    legal: &[LegalAction],
+    rng: &mut GameRng,
+) -> Option<Action> {
+    let group = |l: &LegalAction| match l {
+        LegalAction::BuyImprovement { .. } => 0,
+        LegalAction::PlayProgress { .. } => 1,
+        LegalAction::BuildCity { .. }
+        | LegalAction::BuildWall { .. }
+        | LegalAction::BuildSettlement { .. }
+        | LegalAction::RecruitKnight { .. }
+        | LegalAction::ActivateKnight { .. }
+        | LegalAction::PromoteKnight { .. } => 2,
+        LegalAction::RemoveKnight { .. } | LegalAction::OfferTrade => 4,
+        _ => 3,
+    };
+    let first = legal.iter().map(group).min()?;
+    let chosen: Vec<LegalAction> = legal
+        .iter()
+        .filter(|l| group(l) == first)
+        .cloned()
+        .collect();
+    let policy = Policy {
+        domestic_trade: false,
+    };
+    random_action_with(s, seat, &chosen, rng, policy)
+}
+
 /// What `seat` sees that its choices draw from (see [`Seen`]).
 pub fn seen_by(s: &GameState, seat: Seat) -> Seen {
     let own_bid = match s.phase() {

@@ -12,6 +12,7 @@ pub mod moves;
 pub mod outage;
 pub mod process;
 pub mod smtp;
+pub mod steer;
 
 use diesel::{Connection, RunQueryDsl, pg::PgConnection};
 use hexpost::app::AppState;

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  PROGRESS_TEXT, barbarianOdds, ckBoardChoice, ckBoardKind, ckModeKey, lastEventDie, progressHand, spyShown,
+  CK_PLAYER_COLUMNS, PROGRESS_TEXT, barbarianOdds, ckBoardChoice, ckBoardKind, ckModeKey, ckPlayerCells, lastEventDie, progressHand,
+  spyShown,
 } from '../public/app/ck.js';
 
 const game = (legal, extra = {}) => ({
@@ -110,4 +111,34 @@ test('the event die and the barbarians’ odds come from the log and the view', 
   view.buildings = [{ node: 1, kind: 'city', owner: 0 }, { node: 2, kind: 'city', owner: 1 }, { node: 3, kind: 'settlement', owner: 1 }];
   view.variant.knights = [{ node: 4, owner: 0, level: 'strong', active: true }, { node: 5, owner: 1, level: 'mighty', active: false }];
   assert.deepEqual(barbarianOdds(view), { cities: 2, defence: 2 });
+});
+
+test('the players table shows what Cities & Knights makes public, not development cards', () => {
+  assert.deepEqual(CK_PLAYER_COLUMNS.map((c) => c.key), ['resources', 'commodities', 'progress', 'levels', 'knights']);
+  const view = {
+    variant: {
+      variant: 'ck_for_two',
+      hand_counts: [{ resources: 4, commodities: 2 }, { resources: 1, commodities: 0 }],
+      players: [
+        { levels: [1, 0, 3], progress: { count: 2, cards: { spy: 1, crane: 1 } }, laid_down: {}, defenders: 0 },
+        { levels: [0, 2, 0], progress: { count: 3, cards: null }, laid_down: { printer: 1 }, defenders: 1 },
+      ],
+      knights: [
+        { node: 9, owner: 0, level: 'strong', active: true },
+        { node: 14, owner: 0, level: 'basic', active: false },
+        { node: 30, owner: 2, level: 'basic', active: false },
+      ],
+    },
+  };
+  assert.deepEqual(ckPlayerCells(view, 0), {
+    resources: '4', commodities: '2', progress: '2', levels: '1/0/3', knights: '2 (1 active, strength 3)',
+  });
+  // The opponent: counts only, and the victory card laid down face up.
+  assert.deepEqual(ckPlayerCells(view, 1), {
+    resources: '1', commodities: '0', progress: '3 + 1 laid down', levels: '0/2/0', knights: '0',
+  });
+  // A neutral colour has knights and nothing else.
+  assert.deepEqual(ckPlayerCells(view, 2), {
+    resources: '–', commodities: '–', progress: '–', levels: '–', knights: '1 (0 active, strength 1)',
+  });
 });

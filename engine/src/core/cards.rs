@@ -84,11 +84,7 @@ impl fmt::Display for Resource {
 }
 
 /// Cards that cities of Cities & Knights yield beside resources.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = "cloth")
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Commodity {
@@ -117,11 +113,7 @@ impl fmt::Display for Commodity {
 }
 
 /// Any card a hand may hold: a resource or a commodity.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = "paper")
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Card {
@@ -243,11 +235,7 @@ impl CardKind for DevCard {
 
 /// The three city-improvement tracks of Cities & Knights, each with its
 /// commodity, its gate on the event die and its progress deck.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = "science")
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Track {
@@ -287,11 +275,7 @@ impl fmt::Display for Track {
 }
 
 /// The progress cards of Cities & Knights: 18 in each track's deck.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = "alchemist")
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProgressCard {

@@ -54,11 +54,7 @@ fn full_deck() -> Vec<u8> {
 
 /// A face of the event die (RULES.md §6.1): three faces show the
 /// barbarian ship, one each a gate of the three tracks.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = "ship")
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EventFace {

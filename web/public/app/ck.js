@@ -237,3 +237,36 @@ export function barbarianOdds(view) {
     .reduce((sum, k) => sum + KNIGHT_STRENGTH[k.level], 0);
   return { cities, defence };
 }
+
+// The players table's columns in Cities & Knights, in place of the base
+// game's cards, development cards and played knights: what RULES.md §6.16
+// makes public of each player — resource and commodity counts, how many
+// progress cards (and victory cards laid down), the three improvement
+// levels and the knights on the board. A neutral colour has only knights.
+export const CK_PLAYER_COLUMNS = [
+  { key: 'resources', title: 'Resources' },
+  { key: 'commodities', title: 'Commodities' },
+  { key: 'progress', title: 'Progress' },
+  { key: 'levels', title: 'Levels T/P/S' },
+  { key: 'knights', title: 'Knights' },
+];
+
+export function ckPlayerCells(view, seat) {
+  const vs = view.variant;
+  const own = vs.knights.filter((k) => k.owner === seat);
+  const active = own.filter((k) => k.active).length;
+  const knights = own.length
+    ? `${own.length} (${active} active, strength ${own.reduce((sum, k) => sum + KNIGHT_STRENGTH[k.level], 0)})`
+    : '0';
+  const player = vs.players[seat];
+  if (!player) return { resources: '–', commodities: '–', progress: '–', levels: '–', knights };
+  const counts = vs.hand_counts?.[seat];
+  const laid = Object.values(player.laid_down ?? {}).reduce((sum, n) => sum + n, 0);
+  return {
+    resources: counts ? String(counts.resources) : '?',
+    commodities: counts ? String(counts.commodities) : '?',
+    progress: `${player.progress.count}${laid ? ` + ${laid} laid down` : ''}`,
+    levels: player.levels.join('/'),
+    knights,
+  };
+}

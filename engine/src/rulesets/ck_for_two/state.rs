@@ -29,11 +29,7 @@ pub const TOP_LEVEL: u8 = 5;
 /// The level with the track's ability (Merchant Guild, Fortress, Aqueduct).
 pub const ABILITY_LEVEL: u8 = 3;
 
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = "strong")
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum KnightLevel {
@@ -61,11 +57,7 @@ impl KnightLevel {
 }
 
 /// A knight on the board.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"node": 20, "owner": 0, "level": "basic", "active": true}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Knight {
     pub node: NodeId,
@@ -81,11 +73,7 @@ pub struct Knight {
 }
 
 /// A player's progress cards: the count is public, the cards are not.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"count": 2, "cards": {"spy": 1, "crane": 1}}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgressHand {
     pub count: u8,
@@ -94,11 +82,7 @@ pub struct ProgressHand {
 }
 
 /// A progress deck: its size is public, its cards (the top last) are not.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"size": 17, "cards": null}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgressDeck {
     pub size: u8,
@@ -107,11 +91,7 @@ pub struct ProgressDeck {
 }
 
 /// What a real player has of Cities & Knights.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"levels": [1, 0, 2], "progress": {"count": 1, "cards": null}, "laid_down": {}, "defenders": 0}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CkPlayer {
     /// City improvement levels by track: trade, politics, science.
@@ -134,11 +114,7 @@ impl CkPlayer {
     }
 }
 
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"owner": 1, "hex": 7}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Merchant {
     pub owner: Seat,
@@ -146,11 +122,7 @@ pub struct Merchant {
 }
 
 /// A real player's cards in hand by class, public in every view (RULES.md §6.16).
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"resources": 4, "commodities": 1}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandCounts {
     pub resources: u8,

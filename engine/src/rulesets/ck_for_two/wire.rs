@@ -10,11 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// A progress card played, with what it needs (RULES.md §6.13). Crane is
 /// played with `buy_improvement`; Printer and Constitution are never played.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"card": "alchemist", "yellow": 3, "red": 5}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "card", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ProgressPlay {
@@ -118,11 +114,7 @@ impl ProgressPlay {
 
 /// A progress card a seat may play now, with the choices that make it
 /// legal (a `play_progress` entry of the legal actions).
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"card": "engineer", "nodes": [9, 21]}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "card", rename_all = "snake_case")]
 pub enum ProgressOption {
@@ -212,11 +204,7 @@ pub fn inventor_pairs(hexes: &[InventorHex]) -> impl Iterator<Item = [HexId; 2]>
 }
 
 /// A hex whose number token an Inventor may move, with that number.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"hex": 4, "number": 9}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InventorHex {
     pub hex: HexId,
@@ -225,11 +213,7 @@ pub struct InventorHex {
 
 /// Whom a Deserter may be played on: the opponent (who chooses the knight,
 /// `nodes` empty), or a neutral and its weakest knights.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"target": 2, "nodes": [30]}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeserterTarget {
     pub target: Seat,
@@ -238,11 +222,7 @@ pub struct DeserterTarget {
 
 /// A track whose next level can be bought now: `crane` true if only with a
 /// Crane (or, holding one, to pay one commodity less).
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"track": "science", "level": 2, "crane": false}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImprovementOption {
     pub track: Track,
@@ -251,11 +231,7 @@ pub struct ImprovementOption {
 }
 
 /// Where the knight on `from` may go.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"from": 20, "to": [9, 31]}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KnightMoves {
     pub from: NodeId,
@@ -263,11 +239,7 @@ pub struct KnightMoves {
 }
 
 /// Give `ratio` of `give` to the bank for one of `receive`.
-#[cfg_attr(
-    feature = "openapi",
-    derive(utoipa::ToSchema),
-    schema(example = json!({"give": "paper", "ratio": 2, "receive": ["brick", "ore"]}))
-)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BankTradeOption {
     pub give: Card,

@@ -11,7 +11,7 @@ import {
   RESOURCES, clockLines, counts, devCounts, humanize, seatLabel, variantName,
 } from '../format.js';
 import { Poller } from '../poll.js';
-import { isCk } from '../ck.js';
+import { CK_PLAYER_COLUMNS, TRACKS as TRACK_NAMES, ckPlayerCells, isCk } from '../ck.js';
 import { renderCkPanel } from '../ck_view.js';
 import { LiveStream } from '../stream.js';
 
@@ -280,22 +280,37 @@ function hand(game) {
         ? `; new this turn (playable from your next turn): ${devCounts(you.new_dev_cards)}` : ''));
 }
 
+// The columns between VP and Road: Cities & Knights shows what it makes
+// public instead of development cards and played knights.
+function variantCells(game, p) {
+  if (isCk(game)) {
+    const cells = ckPlayerCells(game.view, p.seat);
+    return CK_PLAYER_COLUMNS.map(({ key }) => h('td', { dataset: { col: key } }, cells[key]));
+  }
+  return [
+    h('td', {}, p.public_hand ? counts(p.public_hand) : p.resource_count),
+    h('td', {}, p.dev_card_count),
+    h('td', {}, p.knights_played),
+  ];
+}
+
 function players(game) {
   const v = game.view;
+  const middle = isCk(game) ? CK_PLAYER_COLUMNS.map((c) => c.title) : ['Cards', 'Dev', 'Knights'];
   return h('section', { class: 'panel players', 'aria-labelledby': 'players-h' },
     h('h2', { id: 'players-h' }, 'Players'),
     h('table', {},
-      h('thead', {}, h('tr', {}, ['', 'VP', 'Cards', 'Dev', 'Knights', 'Road', 'Left R/S/C'].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ['', 'VP', ...middle, 'Road', 'Left R/S/C'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, v.players.map((p) => h('tr', { class: `seat-${p.seat}`, dataset: { seat: p.seat } },
         h('th', { scope: 'row' }, h('span', { class: `swatch seat-${p.seat}`, 'aria-hidden': 'true' }), seatLabel(game, p.seat),
           p.seat === v.longest_road ? ' ★road' : '', p.seat === v.largest_army ? ' ★army' : ''),
         h('td', {}, p.final_vp ?? p.visible_vp),
-        h('td', {}, p.public_hand ? counts(p.public_hand) : p.resource_count),
-        h('td', {}, p.dev_card_count),
-        h('td', {}, p.knights_played),
+        ...variantCells(game, p),
         h('td', {}, p.road_length),
         h('td', {}, `${p.roads_left}/${p.settlements_left}/${p.cities_left}`))))),
-    h('p', {}, `Bank: ${v.bank_total} cards; development deck: ${v.dev_deck_remaining}.`));
+    h('p', {}, isCk(game)
+      ? `Bank: ${v.bank_total} cards; progress decks: ${v.variant.decks.map((d, i) => `${TRACK_NAMES[i]} ${d.size}`).join(', ')}.`
+      : `Bank: ${v.bank_total} cards; development deck: ${v.dev_deck_remaining}.`));
 }
 
 function variantPanel(game) {
