@@ -5,6 +5,7 @@
 
 pub mod dovecot;
 pub mod ed25519;
+pub mod html;
 pub mod inbound;
 pub mod moves;
 pub mod outage;

@@ -22,6 +22,9 @@ pub struct Picture {
     pub height: u32,
 }
 
+/// The alt text of a scene queued before scenes kept their own.
+const OLD_SCENE_ALT: &str = "The board as it stands.";
+
 /// Draws `scene`.
 pub fn render(scene: &Scene) -> Result<Picture, String> {
     let frame = geometry::Frame::new(scene.ck.is_some());
@@ -32,7 +35,11 @@ pub fn render(scene: &Scene) -> Result<Picture, String> {
         .over(layer.pixmap.data(), pixmap.data(), frame.width as usize)?;
     Ok(Picture {
         png: indexed.png(frame.width, frame.height)?,
-        alt: scene.alt(),
+        alt: if scene.alt.is_empty() {
+            OLD_SCENE_ALT.into()
+        } else {
+            scene.alt.clone()
+        },
         width: frame.width,
         height: frame.height,
     })
