@@ -21,6 +21,9 @@ use std::time::Duration;
 /// Rows claimed at a time; the lease covers sending all of them.
 const BATCH: i64 = 10;
 
+/// A claimed row and what its templates will render (None: skipped).
+type Composing<'a> = Option<(&'a MailRow, Result<serde_json::Value, String>)>;
+
 pub struct Worker {
     pool: DbPool,
     mailer: Mailer,
@@ -215,39 +218,54 @@ impl Worker {
             .map_err(|e| format!("mail context: {e}"))
     }
 
-    /// A mail that asks its reader to act in a game links to it with a
-    /// single-use sign-in code (`service::sessions`), made as it is sent
-    /// so that its lifetime starts when the mail goes out.
-    fn with_sign_in(
-        &self,
-        conn: &mut DbConnection,
-        row: &MailRow,
-        mut context: serde_json::Value,
-    ) -> Result<serde_json::Value, String> {
+    /// Mails that ask their reader to act in a game link to it with a
+    /// single-use sign-in code (`service::sessions`), made as they are
+    /// sent so that its lifetime starts when the mail goes out: one for
+    /// each such mail of `contexts`, all written in one transaction. When
+    /// they cannot be written, those mails fail this attempt.
+    fn with_sign_in(&self, conn: &mut DbConnection, contexts: &mut [Composing]) {
         let asks_to_act = [
             kind::YOUR_MOVE,
             kind::REMINDER,
             kind::ACCEPTED,
             kind::TIMEOUT,
         ];
-        let (Some(user), Some(game)) = (row.user_id, row.game_id.as_deref()) else {
-            return Ok(context);
-        };
-        if !asks_to_act.contains(&row.kind.as_str()) || self.sessions.mail_link.is_zero() {
-            return Ok(context);
+        if self.sessions.mail_link.is_zero() {
+            return;
         }
-        let code = crate::service::sessions::sign_in_code(
+        let mut wanted = Vec::new();
+        for (i, composing) in contexts.iter().enumerate() {
+            if let Some((row, Ok(_))) = composing
+                && let (Some(user), Some(game)) = (row.user_id, row.game_id.as_deref())
+                && asks_to_act.contains(&row.kind.as_str())
+            {
+                wanted.push((i, user, game.to_string()));
+            }
+        }
+        let targets: Vec<(i64, &str)> = wanted.iter().map(|(_, u, g)| (*u, g.as_str())).collect();
+        if targets.is_empty() {
+            return;
+        }
+        let codes = crate::service::sessions::sign_in_codes(
             conn,
             &self.sessions,
-            user,
-            game,
+            &targets,
             self.clock.now(),
-        )
-        .map_err(|e| e.detail)?;
-        if let Some(fields) = context.as_object_mut() {
-            fields.insert("sign_in".into(), code.into());
+        );
+        for (n, &(i, ..)) in wanted.iter().enumerate() {
+            let Some((_, result)) = &mut contexts[i] else {
+                continue;
+            };
+            match (&codes, result) {
+                (Ok(codes), Ok(context)) => {
+                    if let Some(fields) = context.as_object_mut() {
+                        fields.insert("sign_in".into(), codes[n].clone().into());
+                    }
+                }
+                (Ok(_), Err(_)) => {}
+                (Err(e), result) => *result = Err(e.detail.clone()),
+            }
         }
-        Ok(context)
     }
 
     fn next_digest(&self, conn: &mut DbConnection, user: i64, at: i64) {
@@ -263,8 +281,8 @@ impl Worker {
     }
 
     /// The messages of a claimed batch, in its order: each row's context
-    /// (a digest's gathered now; None for a row skipped, and marked so),
-    /// then every message composed, its board pictures drawn, on a thread
+    /// (a digest's gathered now; None for a row skipped, and marked so)
+    /// with its sign-in code, then every message composed, its board pictures drawn, on a thread
     /// per core. Drawing is most of a mail's CPU (docs/performance.md,
     /// "The board picture in mails"); the sending stays in order on this
     /// thread.
@@ -274,10 +292,10 @@ impl Worker {
         rows: &[MailRow],
         lease: i64,
     ) -> Result<Vec<Option<Result<Message, String>>>, String> {
-        let mut contexts = Vec::with_capacity(rows.len());
+        let mut contexts: Vec<Composing> = Vec::with_capacity(rows.len());
         for row in rows {
             contexts.push(match self.context(conn, row) {
-                Ok(Some(context)) => Some((row, self.with_sign_in(conn, row, context))),
+                Ok(Some(context)) => Some((row, Ok(context))),
                 Ok(None) => {
                     outbox::mark_skipped(conn, row.id, lease).map_err(|e| e.to_string())?;
                     tracing::info!(mail = row.id, kind = %row.kind, "nothing to send");
@@ -286,6 +304,7 @@ impl Worker {
                 Err(e) => Some((row, Err(e))),
             });
         }
+        self.with_sign_in(conn, &mut contexts);
         Ok(in_parallel(contexts, |item| {
             item.map(|(row, context)| context.and_then(|c| self.compose(row, c)))
         }))

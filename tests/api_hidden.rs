@@ -19,9 +19,12 @@
 //!   the same but for that commitment and the hash.
 //!
 //! - in the mails: every mail a player receives about a game ("your move",
-//!   reminder, timeout, digest, game over), both parts, is the same in the other
-//!   world, and with the hidden cards of the move's events changed; the
-//!   `text` of each log row is the mails' sentence for its event.
+//!   reminder, timeout, digest, game over), both parts, and the board scene
+//!   queued with it (everything its picture is drawn from, its alt text
+//!   included) are the same in the other world, and with the hidden cards
+//!   of the move's events changed; every few moves the pictures are drawn
+//!   and compared too; the `text` of each log row is the mails' sentence
+//!   for its event.
 //!
 //! A ck_for_two game adds progress cards (the opponent's only as a count,
 //! drawn cards committed to in the log) and the kinds of cards in a hand
@@ -40,9 +43,9 @@ use common::{
 };
 use diesel::prelude::*;
 use hexpost::describe::{self, Table};
-use hexpost::mail::Links;
 use hexpost::mail::contexts::{self, Automatic, Ending, Turn};
 use hexpost::mail::templates::Templates;
+use hexpost::mail::{Links, pictures};
 use hexpost::store::games::MoveRow;
 use hexpost::store::schema::{games, moves};
 use hexpost_engine::cards::{ProgressCard, ProgressCounts};
@@ -327,7 +330,15 @@ fn hidden_changed(events: &[Event], reader: Seat) -> Vec<Event> {
 
 /// Every mail the player of `seat` may get about the game in `state`,
 /// both parts, with `events` as what happened since their last decision.
-fn mails(state: &GameState, seat: Seat, events: &[Event], names: &[String; 2]) -> Vec<String> {
+/// Each mail's subject, both parts and board scene, with its drawn
+/// pictures when `draw` (drawing is the slow part).
+fn mails(
+    state: &GameState,
+    seat: Seat,
+    events: &[Event],
+    names: &[String; 2],
+    draw: bool,
+) -> Vec<String> {
     let table = Table::of_state(names.clone(), state);
     let turn = Turn {
         state,
@@ -370,8 +381,22 @@ fn mails(state: &GameState, seat: Seat, events: &[Event], names: &[String; 2]) -
         .map(|(kind, mut context)| {
             contexts::about_game(&mut context, "g", "standard");
             Links::new("https://hexpost.example.org").fill(&mut context);
+            let board = pictures::board(state, seat, &table, events);
+            let scene = board.to_string();
+            let mut drawn = Vec::new();
+            if draw {
+                // A digest shows each game's picture with the game.
+                let item = match kind {
+                    "digest" => &mut context["games"][0],
+                    _ => &mut context,
+                };
+                item[pictures::BOARD] = board;
+                drawn = pictures::attach(&mut context, "m", "hexpost.example.org");
+                assert_eq!(drawn.len(), 1, "{kind}: a picture");
+            }
             let r = templates.render(kind, &context).unwrap();
-            format!("{}\n{}\n{}", r.subject, r.text, r.html)
+            let pngs: Vec<&[u8]> = drawn.iter().map(|i| i.png.as_slice()).collect();
+            format!("{}\n{}\n{}\n{scene}\n{pngs:?}", r.subject, r.text, r.html)
         })
         .collect()
 }
@@ -656,9 +681,10 @@ impl Checker<'_> {
             // The mails, in the other world and with the move's hidden
             // cards changed.
             let changed = hidden_changed(&new_events, seat);
+            let draw = self.moves % 7 == who;
             assert_eq!(
-                mails(&truth, seat, &new_events, &self.names),
-                mails(&world, seat, &changed, &self.names),
+                mails(&truth, seat, &new_events, &self.names, draw),
+                mails(&world, seat, &changed, &self.names, draw),
                 "seat {seat:?} can tell the worlds apart by mail"
             );
             if changed != new_events {

@@ -9,7 +9,7 @@ use hexpost::mail::picture::{self, Changed, Scene};
 use hexpost_engine::board::{LayoutKind, Terrain, topology};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::rulesets::VariantState;
-use hexpost_engine::rulesets::ck_for_two::state::{Knight, KnightLevel, Merchant};
+use hexpost_engine::rulesets::ck_for_two::state::{CkState, Knight, KnightLevel, Merchant};
 use hexpost_engine::state::{Building, BuildingKind};
 use hexpost_engine::{Event, GameConfig, GameState, Redact, Seat, Variant};
 
@@ -68,6 +68,20 @@ fn build(s: &mut GameState, seat: u8, node: u8, kind: BuildingKind) {
         owner: Seat(seat),
         kind,
     });
+}
+
+/// Knights on the board: (node, owner's seat, level, active).
+fn place_knights<const N: usize>(ck: &mut CkState, knights: [(u8, u8, KnightLevel, bool); N]) {
+    for (node, owner, level, active) in knights {
+        ck.knights.push(Knight {
+            node,
+            owner: Seat(owner),
+            level,
+            active,
+            activated: false,
+            promoted: false,
+        });
+    }
 }
 
 #[test]
@@ -163,26 +177,16 @@ fn a_known_position_shows_its_hexes_pieces_robber_and_changes() {
     assert_eq!(plain.count(colours::HIGHLIGHT), 0);
     assert!(image.count(colours::HIGHLIGHT) > 100);
 
-    assert!(
-        drawn
-            .alt
-            .contains("Ada (red): 1 settlement, 0 cities, 0 roads"),
-        "{}",
-        drawn.alt
-    );
-    assert!(
-        drawn
-            .alt
-            .contains("Bob (blue): 0 settlements, 1 city, 1 road"),
-        "{}",
-        drawn.alt
-    );
-    assert!(
-        drawn.alt.contains("robber is on the 6 hills (hex 4)"),
-        "{}",
-        drawn.alt
-    );
-    assert!(drawn.alt.contains("Outlined"));
+    // The alt text tells the same position in the game's words.
+    for told in [
+        format!("Ada (red): a settlement on node {settlement}."),
+        format!("Bob (blue): a city on node {city}, 1 road."),
+        "The robber is on the 6 hills (hex 4).".into(),
+        format!("what changed since your last decision: Ada's settlement on node {settlement}, "),
+        format!("; Bob's road on edge {road}, "),
+    ] {
+        assert!(drawn.alt.contains(&told), "{told} in {}", drawn.alt);
+    }
 }
 
 #[test]
@@ -203,19 +207,13 @@ fn cities_and_knights_pieces_and_the_barbarians_are_shown() {
         owner: Seat(1),
         hex: 12,
     });
-    for (node, owner, level, is_active) in [
-        (active, 1, KnightLevel::Strong, true),
-        (inactive, 0, KnightLevel::Basic, false),
-    ] {
-        ck.knights.push(Knight {
-            node,
-            owner: Seat(owner),
-            level,
-            active: is_active,
-            activated: false,
-            promoted: false,
-        });
-    }
+    place_knights(
+        ck,
+        [
+            (active, 1, KnightLevel::Strong, true),
+            (inactive, 0, KnightLevel::Basic, false),
+        ],
+    );
     let scene = Scene::of(&s.view(Some(Seat(1))), &names(), Changed::default());
     let drawn = picture::render(&scene).unwrap();
     let frame = Frame::new(true);
@@ -252,12 +250,14 @@ fn cities_and_knights_pieces_and_the_barbarians_are_shown() {
         );
     }
     assert!(
-        drawn
-            .alt
-            .contains("Bob (blue): 0 settlements, 0 cities, 0 roads, 1 knight")
+        drawn.alt.contains(&format!(
+            "Bob (blue): a strong active knight on node {active}."
+        )),
+        "{}",
+        drawn.alt
     );
     assert!(
-        drawn.alt.contains("barbarians are 3 of 6 steps"),
+        drawn.alt.contains("The barbarian ship is on space 3 of 7"),
         "{}",
         drawn.alt
     );
@@ -316,4 +316,106 @@ fn the_picture_depends_on_nothing_its_reader_may_not_see() {
     let mut moved = s.clone();
     moved.robber = (s.robber + 1) % 19;
     assert_ne!(picture_of(&moved), before);
+}
+
+/// Knights activated or promoted since the reader's last decision are
+/// outlined like any other changed piece, and only they: the picture
+/// differs from the same position without changes only around them.
+#[test]
+fn knights_activated_or_promoted_are_outlined() {
+    let t = topology();
+    let mut s = beginner(Variant::CkForTwo);
+    let activated = t.hexes[3].nodes[0];
+    let promoted = t.hexes[11].nodes[3];
+    let untouched = t.hexes[16].nodes[1];
+    let VariantState::CkForTwo(ck) = &mut s.variant else {
+        panic!("ck_for_two keeps its own state");
+    };
+    place_knights(
+        ck,
+        [
+            (activated, 0, KnightLevel::Basic, true),
+            (promoted, 1, KnightLevel::Strong, false),
+            (untouched, 0, KnightLevel::Mighty, true),
+        ],
+    );
+    let mut changed = Changed::default();
+    for event in [
+        Event::KnightActivated {
+            seat: Seat(0),
+            node: activated,
+            free: false,
+        },
+        Event::KnightPromoted {
+            seat: Seat(1),
+            node: promoted,
+            level: KnightLevel::Strong,
+            free: false,
+        },
+    ] {
+        changed.note(&event);
+    }
+    let view = s.view(Some(Seat(1)));
+    let scene = Scene::of(&view, &names(), changed);
+    let drawn = picture::render(&scene).unwrap();
+    let image = Decoded::of(&drawn.png);
+    let plain = Decoded::of(
+        &picture::render(&Scene::of(&view, &names(), Changed::default()))
+            .unwrap()
+            .png,
+    );
+    let frame = Frame::new(true);
+
+    for node in [activated, promoted] {
+        let knight = frame.node(node);
+        for (dx, dy) in [(0.3, 0.0), (-0.3, 0.0), (0.0, 0.3), (0.0, -0.3)] {
+            assert_eq!(
+                image.at(offset(knight, dx, dy)),
+                colours::HIGHLIGHT,
+                "around the knight on node {node}"
+            );
+        }
+        // The knight itself is drawn as before, over its outline.
+        assert_eq!(image.at(knight), plain.at(knight), "node {node}");
+    }
+    assert_eq!(
+        image.at(offset(frame.node(activated), 0.0, -0.1)),
+        colours::SEATS[0],
+        "active: filled in its owner's colour"
+    );
+    assert_eq!(
+        image.at(offset(frame.node(promoted), 0.0, -0.1)),
+        colours::TOKEN,
+        "inactive: hollow"
+    );
+    assert_ne!(
+        image.at(offset(frame.node(untouched), 0.3, 0.0)),
+        colours::HIGHLIGHT
+    );
+
+    // Every pixel that differs from the picture without changes lies
+    // within the outline of one of the two knights.
+    let reach = 0.36 * RADIUS + 1.5;
+    let mut differing = 0;
+    for y in 0..image.height {
+        for x in 0..image.width {
+            let at = (x as f32, y as f32);
+            if image.at(at) == plain.at(at) {
+                continue;
+            }
+            differing += 1;
+            let near = [activated, promoted].iter().any(|&n| {
+                let (kx, ky) = frame.node(n);
+                (kx - at.0).hypot(ky - at.1) <= reach
+            });
+            assert!(near, "pixel ({x}, {y}) changed away from both knights");
+        }
+    }
+    assert!(differing > 200, "{differing} pixels outlined");
+    for told in [
+        format!("Ada's basic active knight on node {activated}, "),
+        format!("Bob's strong inactive knight on node {promoted}, "),
+    ] {
+        assert!(drawn.alt.contains(&told), "{told} in {}", drawn.alt);
+    }
 }

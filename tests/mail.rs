@@ -344,7 +344,8 @@ fn turn_and_game_over_mails_show_the_board_of_their_move_inline() {
                 "{backend:?}: the picture of the queued scene"
             );
             assert!(
-                m.html.contains(&format!("alt=\"{}\"", drawn.alt)),
+                m.html
+                    .contains(&format!("alt=\"{}\"", common::html::escaped(&drawn.alt))),
                 "{}",
                 m.html
             );

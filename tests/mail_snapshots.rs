@@ -10,10 +10,14 @@
 //! reader may not know changes any of their mails (tests/api_hidden.rs
 //! checks the same over HTTP for the base game).
 
+#[path = "common/html.rs"]
+mod html;
+
 use hexpost::describe::{self, Table};
-use hexpost::mail::Links;
 use hexpost::mail::contexts::{self, Automatic, Ending, Turn};
+use hexpost::mail::picture::Changed;
 use hexpost::mail::templates::Templates;
+use hexpost::mail::{Links, pictures};
 use hexpost_engine::cards::{Commodity, ProgressCard, ProgressCounts, Resource};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::rulesets::VariantState;
@@ -133,12 +137,20 @@ fn cities_and_knights() -> Script {
     s
 }
 
-/// Subject, plain text and HTML of the mail of `kind`.
-fn mail(kind: &str, mut context: Value, variant: Option<&str>) -> String {
+/// Subject, plain text and HTML of the mail of `kind`, and the board
+/// pictures it carries (their Content-IDs and sizes; the pixels are
+/// tests/board_picture.rs's).
+fn mail(kind: &str, context: Value, variant: Option<&str>) -> String {
+    rendered(kind, context, variant).0
+}
+
+/// The mail of `kind` as [`mail`] shows it, and its pictures' PNGs.
+fn rendered(kind: &str, mut context: Value, variant: Option<&str>) -> (String, Vec<Vec<u8>>) {
     if let Some(variant) = variant {
         contexts::about_game(&mut context, GAME_ID, variant);
     }
     Links::new("https://hexpost.example.org").fill(&mut context);
+    let images = pictures::attach(&mut context, "m-1", "hexpost.example.org");
     let r = Templates::new().unwrap().render(kind, &context).unwrap();
     assert!(
         !r.html.contains("<table"),
@@ -148,10 +160,70 @@ fn mail(kind: &str, mut context: Value, variant: Option<&str>) -> String {
         r.html.contains("name=\"viewport\""),
         "{kind}: the HTML sizes itself to the screen"
     );
-    format!(
+    let mut out = format!(
         "Subject: {}\n\n{}\n----- HTML -----\n{}",
         r.subject, r.text, r.html
-    )
+    );
+    for image in &images {
+        let png = png::Decoder::new(std::io::Cursor::new(&image.png))
+            .read_info()
+            .expect("a PNG");
+        let info = png.info();
+        assert!(
+            r.html
+                .contains(&format!("src=\"cid:{}\"", image.content_id)),
+            "{kind}: the HTML shows its picture"
+        );
+        out.push_str(&format!(
+            "\n----- inline image {}: PNG {}x{} -----",
+            image.content_id, info.width, info.height
+        ));
+    }
+    (out, images.into_iter().map(|i| i.png).collect())
+}
+
+/// `context` with the board of `s` as its `reader` sees it, `events`
+/// outlined: what `service::notify` queues with the mail.
+fn with_board(context: Value, s: &Script, reader: Seat, events: &[Event]) -> Value {
+    with_board_of(context, &s.state, &s.table(reader), reader, events)
+}
+
+fn with_board_of(
+    mut context: Value,
+    state: &GameState,
+    table: &Table,
+    reader: Seat,
+    events: &[Event],
+) -> Value {
+    context[pictures::BOARD] = pictures::board(state, reader, table, events);
+    context
+}
+
+/// The picture's alt text is the board in the game's words
+/// (`describe::position`) as `reader` sees it, `events` outlined.
+fn assert_alt_is_the_position(mail: &str, s: &Script, reader: Seat, events: &[Event]) {
+    let view = s.state.view(Some(reader));
+    let table = s.table(reader);
+    let mut changed = Changed::default();
+    for event in events {
+        changed.note(&event.redacted_for(Some(reader)));
+    }
+    for places in [&mut changed.hexes, &mut changed.nodes, &mut changed.edges] {
+        places.sort_unstable();
+        places.dedup();
+    }
+    let outlined = describe::Outlined {
+        hexes: &changed.hexes,
+        nodes: &changed.nodes,
+        edges: &changed.edges,
+    };
+    let alt = describe::position(&view, &table, outlined);
+    assert!(alt.contains("The robber is on "), "{alt}");
+    let escaped = html::escaped(&alt);
+    assert!(
+        mail.contains(&format!("alt=\"{escaped}\"")),
+        "{escaped} in\n{mail}"
+    );
 }
 
 /// The text part of a rendered mail.
@@ -190,23 +262,30 @@ fn your_move() {
     let table = s.table(s.reader());
     let events = s.since_last_decision(s.reader());
     assert!(events.len() > 3, "{events:?}");
-    let m = mail(
-        "your_move",
+    let context = with_board(
         contexts::your_move(&s.turn(&table), &events),
-        Some("standard"),
+        &s,
+        s.reader(),
+        &events,
     );
+    let m = mail("your_move", context, Some("standard"));
     assert_decision_first(&m);
+    assert_alt_is_the_position(&m, &s, s.reader(), &events);
     insta::assert_snapshot!("your_move_standard", m);
 
     let s = cities_and_knights();
     let table = s.table(s.reader());
     let events = s.since_last_decision(s.reader());
-    let m = mail(
-        "your_move",
+    let context = with_board(
         contexts::your_move(&s.turn(&table), &events),
-        Some("ck_for_two"),
+        &s,
+        s.reader(),
+        &events,
     );
+    let m = mail("your_move", context, Some("ck_for_two"));
     assert_decision_first(&m);
+    assert_alt_is_the_position(&m, &s, s.reader(), &events);
+    assert!(m.contains("The barbarian ship is on space "), "{m}");
     assert!(
         m.contains("The barbarians attack with strength"),
         "the game reached its first attack"
@@ -223,11 +302,14 @@ fn answer_and_refusal() {
     let events = s.since_last_decision(s.reader());
     let report = serde_json::json!({"applied": ["R"], "failure": {
         "command": "S99", "code": "unknown_command", "detail": "`S99` is not a command"}});
-    let m = mail(
-        "answer",
+    let context = with_board(
         contexts::answer(&s.turn(&table), &events, true, report),
-        Some("standard"),
+        &s,
+        s.reader(),
+        &events,
     );
+    let m = mail("answer", context, Some("standard"));
+    assert_alt_is_the_position(&m, &s, s.reader(), &events);
     let text = text_of(&m);
     assert!(text.contains("Applied from your reply:\n- R\n"), "{text}");
     assert!(text.find("Not applied: \"S99\"") < text.find("You are asked to:"));
@@ -256,8 +338,16 @@ fn answer_and_refusal() {
 fn reminder() {
     let s = standard();
     let table = s.table(s.reader());
-    let context = contexts::reminder(&s.turn(&table), 3, false);
-    insta::assert_snapshot!("reminder", mail("reminder", context, Some("standard")));
+    let events = s.since_last_decision(s.reader());
+    let context = with_board(
+        contexts::reminder(&s.turn(&table), 3, false),
+        &s,
+        s.reader(),
+        &events,
+    );
+    let m = mail("reminder", context, Some("standard"));
+    assert_alt_is_the_position(&m, &s, s.reader(), &events);
+    insta::assert_snapshot!("reminder", m);
     let context = contexts::reminder(&s.turn(&table), 1, true);
     let m = mail("reminder", context, Some("standard"));
     assert!(text_of(&m).contains("If the time runs out, you lose the game."));
@@ -295,51 +385,95 @@ fn digest() {
     let a = standard();
     let b = cities_and_knights();
     let (ta, tb) = (a.table(a.reader()), b.table(b.reader()));
+    let (ea, eb) = (
+        a.since_last_decision(a.reader()),
+        b.since_last_decision(b.reader()),
+    );
     let games = vec![
-        contexts::digest_game(
-            &a.turn(&ta),
-            &a.since_last_decision(a.reader()),
-            "g-0001",
-            "standard",
+        with_board(
+            contexts::digest_game(&a.turn(&ta), &ea, "g-0001", "standard"),
+            &a,
+            a.reader(),
+            &ea,
         ),
-        contexts::digest_game(
-            &b.turn(&tb),
-            &b.since_last_decision(b.reader()),
-            "g-0002",
-            "ck_for_two",
+        with_board(
+            contexts::digest_game(&b.turn(&tb), &eb, "g-0002", "ck_for_two"),
+            &b,
+            b.reader(),
+            &eb,
         ),
     ];
     let m = mail("digest", contexts::digest("Ada", games), None);
+    assert_alt_is_the_position(&m, &a, a.reader(), &ea);
+    assert_alt_is_the_position(&m, &b, b.reader(), &eb);
     let text = text_of(&m);
     assert!(text.contains("/games/g-0001") && text.contains("/games/g-0002"));
     insta::assert_snapshot!("digest", m);
 }
 
-#[test]
-fn game_over() {
-    let mut s = Script::new(Variant::Standard, 23);
+/// A game of `variant` played to its end, and its game-over mail to
+/// `reader`.
+struct Ended {
+    table: Table,
+    result: String,
+    events: Vec<Event>,
+    mail: String,
+}
+
+fn ended(variant: Variant, variant_id: &str, reader: Seat) -> Ended {
+    let mut s = Script::new(variant, 23);
     s.play_until(&mut GameRng::from_seed(5), |_| false);
     let winner = s.state.winner.expect("the game was won");
-    let table = s.table(Seat(0));
+    let table = s.table(reader);
     let result = format!("{} won", table.seat(winner));
     let ending = Ending {
         result: &result,
         seed: "5eed",
         seed_hash: "5eedhash",
     };
-    let events = s.how_it_ended(Seat(0));
+    let events = s.how_it_ended(reader);
     assert!(!events.is_empty());
-    let m = mail(
-        "game_over",
-        contexts::game_over(&s.state, Seat(0), &table, &ending, &events),
-        Some("standard"),
+    let context = with_board(
+        contexts::game_over(&s.state, reader, &table, &ending, &events),
+        &s,
+        reader,
+        &events,
     );
-    let text = text_of(&m);
-    assert!(text.contains(&format!("is over: {result}.")));
-    let last = describe::event(events.last().unwrap(), Some(Seat(0)), &table);
-    assert!(text.contains(&last), "the final events are listed: {last}");
-    insta::assert_snapshot!("game_over", m);
+    let mail = mail("game_over", context, Some(variant_id));
+    assert_alt_is_the_position(&mail, &s, reader, &events);
+    assert!(mail.contains(&format!("alt=\"{result}.")), "{mail}");
+    Ended {
+        table,
+        result,
+        events,
+        mail,
+    }
 }
+
+#[test]
+fn game_over() {
+    let e = ended(Variant::Standard, "standard", Seat(0));
+    let text = text_of(&e.mail);
+    assert!(text.contains(&format!("is over: {}.", e.result)));
+    let last = describe::event(e.events.last().unwrap(), Some(Seat(0)), &e.table);
+    assert!(text.contains(&last), "the final events are listed: {last}");
+    insta::assert_snapshot!("game_over", e.mail);
+}
+
+/// The game-over mail of Cities & Knights: its picture has the barbarian
+/// track, and its alt text tells the knights and the ship.
+#[test]
+fn game_over_ck_for_two() {
+    let e = ended(Variant::CkForTwo, "ck_for_two", Seat(1));
+    assert!(
+        e.mail.contains("The barbarian ship is on space "),
+        "{}",
+        e.mail
+    );
+    assert!(e.mail.contains("PNG 477x484"), "the track below the board");
+    insta::assert_snapshot!("game_over_ck_for_two", e.mail);
+}
+
 /// `events` with what `reader` may not see of them changed: the progress
 /// card drawn, the card stolen.
 fn hidden_changed(events: &[Event], reader: Seat) -> Vec<Event> {
@@ -416,7 +550,8 @@ fn a_mail_shows_nothing_hidden_from_its_reader() {
     let changed = hidden_changed(&events, reader);
     assert_ne!(changed, events, "the events hide something from the reader");
 
-    let every_mail = |state: &GameState, events: &[Event]| -> Vec<String> {
+    // Every mail with its board picture, as `service::notify` queues them.
+    let every_mail = |state: &GameState, events: &[Event]| -> Vec<(String, Vec<Vec<u8>>)> {
         let table = s.table(reader);
         let turn = Turn {
             state,
@@ -426,36 +561,32 @@ fn a_mail_shows_nothing_hidden_from_its_reader() {
             in_a_row: 1,
             max: 3,
         };
-        vec![
-            mail(
+        let board = |context| with_board_of(context, state, &table, reader, events);
+        let digest_game = board(contexts::digest_game(&turn, events, GAME_ID, "ck_for_two"));
+        let answer = contexts::answer(&turn, events, true, serde_json::json!({"applied": ["E"]}));
+        let mails = vec![
+            rendered(
                 "your_move",
-                contexts::your_move(&turn, events),
+                board(contexts::your_move(&turn, events)),
                 Some("ck_for_two"),
             ),
-            mail(
+            rendered(
                 "reminder",
-                contexts::reminder(&turn, 2, true),
+                board(contexts::reminder(&turn, 2, true)),
                 Some("ck_for_two"),
             ),
-            mail(
+            rendered(
                 "timeout",
-                contexts::timeout(&turn, events, automatic(), false),
+                board(contexts::timeout(&turn, events, automatic(), false)),
                 Some("ck_for_two"),
             ),
-            mail(
-                "answer",
-                contexts::answer(&turn, events, true, serde_json::json!({"applied": ["E"]})),
-                Some("ck_for_two"),
-            ),
-            mail(
-                "digest",
-                contexts::digest(
-                    "Ada",
-                    vec![contexts::digest_game(&turn, events, GAME_ID, "ck_for_two")],
-                ),
-                None,
-            ),
-        ]
+            rendered("answer", board(answer), Some("ck_for_two")),
+            rendered("digest", contexts::digest("Ada", vec![digest_game]), None),
+        ];
+        for (m, pictures) in &mails {
+            assert_eq!(pictures.len(), 1, "a picture in\n{m}");
+        }
+        mails
     };
     assert_eq!(every_mail(&s.state, &events), every_mail(&other, &changed));
 }

@@ -347,7 +347,7 @@ fn card_name(card: Card) -> &'static str {
     card.name()
 }
 
-fn knight(level: KnightLevel) -> &'static str {
+pub(super) fn knight(level: KnightLevel) -> &'static str {
     match level {
         KnightLevel::Basic => "basic",
         KnightLevel::Strong => "strong",

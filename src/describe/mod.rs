@@ -14,11 +14,13 @@ mod core_game;
 mod decisions;
 mod holdings;
 mod places;
+mod position;
 mod variants;
 
 pub use cards::{cards, dev_cards};
 pub use decisions::{decision, decisions};
 pub use holdings::holdings;
+pub use position::{Outlined, position};
 
 use hexpost_engine::board::Board;
 use hexpost_engine::seats::SeatKind;
@@ -163,5 +165,7 @@ pub fn words(snake: &str) -> String {
     snake.replace('_', " ")
 }
 
+#[cfg(test)]
+mod position_tests;
 #[cfg(test)]
 mod tests;

@@ -3,8 +3,10 @@
 //! replaced in the context by what the HTML template needs to show it
 //! (`picture`: its Content-ID, alt text and size).
 
-use super::picture::{self, Scene};
+use super::picture::{self, Changed, Scene};
 use super::sender::InlineImage;
+use crate::describe::Table;
+use hexpost_engine::{Event, GameState, Redact, Seat};
 use serde_json::{Value, json};
 
 /// The context's key of the scene queued with a mail (`service::notify`).
@@ -12,6 +14,17 @@ pub const BOARD: &str = "board";
 
 /// The most games of one digest drawn: each picture adds some 10 kB.
 const MOST_DIGEST_PICTURES: usize = 10;
+
+/// The scene of a mail's picture, to queue with it under [`BOARD`]: the
+/// board as the player of `seat` sees it, the places that `events` changed
+/// (as that player sees them) outlined.
+pub fn board(state: &GameState, seat: Seat, table: &Table, events: &[Event]) -> Value {
+    let mut changed = Changed::default();
+    for event in events {
+        changed.note(&event.redacted_for(Some(seat)));
+    }
+    json!(Scene::of(&state.view(Some(seat)), table.names(), changed))
+}
 
 /// Draws the boards of `context` (a mail's `message_id` on `host`) and
 /// returns them as inline images, in the order the mail shows them.
@@ -90,7 +103,7 @@ mod tests {
             mail["picture"]["alt"]
                 .as_str()
                 .unwrap()
-                .starts_with("The board: Ada (red)")
+                .contains("Ada (red): nothing on the board")
         );
 
         // A digest: a picture for each game that has a board, none for one

@@ -9,14 +9,13 @@ use super::timeouts;
 use crate::describe::Table;
 use crate::error::Error;
 use crate::mail::contexts::{self, Automatic, Ending, Turn};
-use crate::mail::picture::{Changed, Scene};
-use crate::mail::pictures::BOARD;
+use crate::mail::pictures::{BOARD, board};
 use crate::mail::schedule::LocalTime;
 use crate::store::games::{self as db, GameRow, MoveRow, status, timeout_policy};
 use crate::store::outbox::{self, NewMail, kind};
 use crate::store::{DbConnection, users};
-use hexpost_engine::{Event, GameState, Redact, Seat};
-use serde_json::{Value, json};
+use hexpost_engine::{Event, GameState, Seat};
+use serde_json::Value;
 use std::sync::Arc;
 
 struct Mail<'a> {
@@ -293,16 +292,6 @@ pub fn refusal(
             created_at: at,
         },
     )?)
-}
-
-/// The reader's board for a mail's picture, outlining the places that
-/// `events` changed as the reader sees them.
-fn board(state: &GameState, seat: Seat, table: &Table, events: &[Event]) -> Value {
-    let mut changed = Changed::default();
-    for event in events {
-        changed.note(&event.redacted_for(Some(seat)));
-    }
-    json!(Scene::of(&state.view(Some(seat)), table.names(), changed))
 }
 
 fn names_of(people: &[users::User; 2]) -> [String; 2] {

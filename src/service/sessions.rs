@@ -195,26 +195,34 @@ impl Rules<'_> {
     }
 }
 
-/// A fresh sign-in code for `user` in `game`, for a mail's link.
-pub fn sign_in_code(
+/// Fresh sign-in codes for mails' links, one for each (user, game) of
+/// `targets`, in its order; written in one transaction, so a batch of
+/// mails pays one commit for its codes rather than one each.
+pub fn sign_in_codes(
     conn: &mut DbConnection,
     config: &SessionConfig,
-    user_id: i64,
-    game_id: &str,
+    targets: &[(i64, &str)],
     now: i64,
-) -> Result<String, Error> {
-    let code = random_secret();
-    db::insert_code(
-        conn,
-        &SignInCode {
-            code_hash: sha256_hex(code.as_bytes()),
-            user_id,
-            game_id: game_id.to_string(),
-            expires_at: now + config.mail_link.as_millis() as i64,
-            used_at: None,
-        },
-    )?;
-    Ok(code)
+) -> Result<Vec<String>, Error> {
+    let expires_at = now + config.mail_link.as_millis() as i64;
+    write_tx(conn, |conn| {
+        let mut codes = Vec::with_capacity(targets.len());
+        for &(user_id, game_id) in targets {
+            let code = random_secret();
+            db::insert_code(
+                conn,
+                &SignInCode {
+                    code_hash: sha256_hex(code.as_bytes()),
+                    user_id,
+                    game_id: game_id.to_string(),
+                    expires_at,
+                    used_at: None,
+                },
+            )?;
+            codes.push(code);
+        }
+        Ok(codes)
+    })
 }
 
 /// A 401 refusal with its own code.

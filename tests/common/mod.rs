@@ -7,6 +7,7 @@ pub mod dkim;
 pub mod dns;
 pub mod dovecot;
 pub mod ed25519;
+pub mod html;
 pub mod inbound;
 pub mod moves;
 pub mod outage;

@@ -1,50 +1,231 @@
-//! Drawing a scene with tiny-skia: flat colours without anti-aliasing, so
-//! every pixel is one of the palette's colours (see `palette`).
+//! Drawing with tiny-skia: flat colours without anti-aliasing, so every
+//! pixel is one of the palette's colours (see `palette`). The fixed layer
+//! is drawn whole once per layout (`fixed_layer`); each piece a scene adds
+//! is drawn alone once and kept (`sprites`).
 
 use super::colours::{self, Rgb};
-#[cfg(test)]
-use super::fixed_layer;
 use super::geometry::{Frame, Point, RADIUS, lerp};
 use super::glyphs;
-use super::scene::{BARBARIAN_TRACK, KnightPiece, Scene};
+use super::scene::{BARBARIAN_TRACK, Scene};
+use hexpost_engine::board::{EdgeId, HarborKind, HexId, NodeId, topology};
 use hexpost_engine::state::BuildingKind;
-use hexpost_engine::view::PlacedBuilding;
 use tiny_skia::{
     Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform,
 };
 
-/// The whole picture: a copy of the board's fixed layer (drawn once per
-/// layout, see `fixed_layer`) with the scene's pieces drawn on it.
-#[cfg(test)]
-pub fn scene(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
-    let fixed = fixed_layer::of(scene, frame)?;
-    Ok(on(&fixed.pixmap, scene, frame))
+/// One thing a scene draws over its layout's fixed layer: what it is and
+/// where, all that its pixels depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Piece {
+    HexOutline(HexId),
+    Harbor {
+        slot: u8,
+        kind: HarborKind,
+        out: bool,
+    },
+    Token {
+        hex: HexId,
+        number: u8,
+    },
+    Robber {
+        hex: HexId,
+        beside_token: bool,
+    },
+    Merchant {
+        hex: HexId,
+        owner: u8,
+    },
+    EdgeOutline(EdgeId),
+    Road {
+        edge: EdgeId,
+        owner: u8,
+    },
+    NodeOutline(NodeId),
+    Wall(NodeId),
+    Building {
+        node: NodeId,
+        owner: u8,
+        city: bool,
+    },
+    Metropolis(NodeId),
+    Knight {
+        node: NodeId,
+        owner: u8,
+        level: u8,
+        active: bool,
+    },
+    Track {
+        ship: u8,
+    },
 }
 
-/// `scene`'s pieces drawn on a copy of `fixed`, its layout's layer.
-pub fn on(fixed: &Pixmap, scene: &Scene, frame: &Frame) -> Pixmap {
-    let mut canvas = Canvas {
-        pixmap: fixed.clone(),
-    };
-    canvas.pieces(scene, frame);
-    if let Some(ck) = &scene.ck {
-        canvas.track(ck.barbarians, frame);
+/// The pieces `scene` draws over its fixed layer, in drawing order (later
+/// ones cover earlier ones). Places the board does not have are left out.
+pub fn pieces(scene: &Scene) -> Vec<Piece> {
+    let t = topology();
+    let hex_count = scene.tiles.len().min(t.hexes.len());
+    let hexes = |h: HexId| (h as usize) < hex_count;
+    let nodes = |n: NodeId| (n as usize) < t.nodes.len();
+    let edges = |e: EdgeId| (e as usize) < t.edges.len();
+    let changed = &scene.changed;
+    let mut out: Vec<Piece> = Vec::new();
+    for &hex in changed.hexes.iter().filter(|&&h| hexes(h)) {
+        out.push(Piece::HexOutline(hex));
     }
-    canvas.pixmap
+    if !out.is_empty() {
+        // The outlines lie under the harbors and tokens: drawing those
+        // again in the same flat colours gives the pixels of drawing the
+        // board in one go.
+        out.extend(harbors(scene));
+        out.extend(tokens(scene));
+    }
+    if hexes(scene.robber) {
+        let beside_token = scene
+            .tiles
+            .get(scene.robber as usize)
+            .is_some_and(|t| t.number.is_some() && !scene.is_removed(scene.robber));
+        out.push(Piece::Robber {
+            hex: scene.robber,
+            beside_token,
+        });
+    }
+    let ck = scene.ck.as_ref();
+    if let Some((hex, owner)) = ck.and_then(|ck| ck.merchant).filter(|&(h, _)| hexes(h)) {
+        out.push(Piece::Merchant { hex, owner });
+    }
+    for &edge in changed.edges.iter().filter(|&&e| edges(e)) {
+        out.push(Piece::EdgeOutline(edge));
+    }
+    for road in scene.roads.iter().filter(|r| edges(r.edge)) {
+        out.push(Piece::Road {
+            edge: road.edge,
+            owner: road.owner.0,
+        });
+    }
+    for &node in changed.nodes.iter().filter(|&&n| nodes(n)) {
+        out.push(Piece::NodeOutline(node));
+    }
+    if let Some(ck) = ck {
+        out.extend(
+            ck.walls
+                .iter()
+                .filter(|&&n| nodes(n))
+                .map(|&n| Piece::Wall(n)),
+        );
+    }
+    for building in scene.buildings.iter().filter(|b| nodes(b.node)) {
+        out.push(Piece::Building {
+            node: building.node,
+            owner: building.owner.0,
+            city: building.kind == BuildingKind::City,
+        });
+    }
+    if let Some(ck) = ck {
+        let metropolises = ck.metropolises.iter().filter(|&&n| nodes(n));
+        out.extend(metropolises.map(|&n| Piece::Metropolis(n)));
+        for knight in ck.knights.iter().filter(|k| nodes(k.node)) {
+            out.push(Piece::Knight {
+                node: knight.node,
+                owner: knight.owner,
+                level: knight.level,
+                active: knight.active,
+            });
+        }
+        out.push(Piece::Track {
+            ship: ck.barbarians,
+        });
+    }
+    out
+}
+
+fn harbors(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
+    let slots = topology().harbor_edges.len();
+    scene
+        .harbors
+        .iter()
+        .take(slots)
+        .enumerate()
+        .map(|(slot, &kind)| Piece::Harbor {
+            slot: slot as u8,
+            kind,
+            out: scene.harbors_out.contains(&(slot as u8)),
+        })
+}
+
+fn tokens(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
+    let hexes = topology().hexes.len();
+    let numbered = scene.tiles.iter().take(hexes).enumerate();
+    numbered.filter_map(
+        |(hex, tile)| match (tile.number, scene.is_removed(hex as u8)) {
+            (Some(number), false) => Some(Piece::Token {
+                hex: hex as u8,
+                number,
+            }),
+            _ => None,
+        },
+    )
+}
+
+/// The whole picture drawn in one go, the fixed layer and every piece on
+/// one pixmap: what the kept layer and pieces must add up to.
+#[cfg(test)]
+pub fn scene(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
+    let mut canvas = Canvas {
+        pixmap: fixed(scene, frame)?,
+        origin: (0, 0),
+        reach: None,
+    };
+    for piece in pieces(scene) {
+        canvas.piece(piece, frame);
+    }
+    Ok(canvas.pixmap)
 }
 
 /// What every picture of a layout shares: the sea, the fields, the
 /// harbors and the number tokens.
 pub fn fixed(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
     let mut canvas = Canvas::new(frame)?;
+    let [r, g, b] = colours::SEA;
+    canvas.pixmap.fill(Color::from_rgba8(r, g, b, 255));
     canvas.fields(scene, frame);
-    canvas.harbors(scene, frame);
-    canvas.tokens(scene, frame);
+    for piece in harbors(scene).chain(tokens(scene)) {
+        canvas.piece(piece, frame);
+    }
     Ok(canvas.pixmap)
 }
 
+/// `piece` alone on a transparent pixmap just large enough for it, and
+/// where that pixmap's top left corner lies in the frame (whole pixels, so
+/// the piece's pixels are those of drawing it on the whole frame). None
+/// when it covers nothing.
+pub fn alone(piece: Piece, frame: &Frame) -> Result<Option<Alone>, String> {
+    // Its paths' reach first, drawn on one pixel: nearly all of it clipped.
+    let mut probe = Canvas::at(1, 1, (0, 0))?;
+    probe.piece(piece, frame);
+    let Some(reach) = probe.reach else {
+        return Ok(None);
+    };
+    let left = (reach.left().floor() - 1.0).max(0.0) as u32;
+    let top = (reach.top().floor() - 1.0).max(0.0) as u32;
+    let right = ((reach.right().ceil() + 1.0) as u32).min(frame.width);
+    let bottom = ((reach.bottom().ceil() + 1.0) as u32).min(frame.height);
+    if right <= left || bottom <= top {
+        return Ok(None);
+    }
+    let mut canvas = Canvas::at(right - left, bottom - top, (left, top))?;
+    canvas.piece(piece, frame);
+    Ok(Some((canvas.pixmap, (left, top))))
+}
+
+/// A piece drawn alone, and where its pixmap's top left corner lies.
+pub type Alone = (Pixmap, (u32, u32));
+
 struct Canvas {
     pixmap: Pixmap,
+    /// Where the pixmap's top left corner lies in the frame.
+    origin: (u32, u32),
+    /// What the paths drawn so far reach, in the frame.
+    reach: Option<Rect>,
 }
 
 fn paint(colour: Rgb) -> Paint<'static> {
@@ -85,34 +266,68 @@ fn circle(centre: Point, radius: f32) -> Option<Path> {
 }
 
 impl Canvas {
+    /// A transparent canvas of the frame's size.
     fn new(frame: &Frame) -> Result<Canvas, String> {
-        let mut pixmap = Pixmap::new(frame.width, frame.height).ok_or("an empty picture")?;
-        let [r, g, b] = colours::SEA;
-        pixmap.fill(Color::from_rgba8(r, g, b, 255));
-        Ok(Canvas { pixmap })
+        Canvas::at(frame.width, frame.height, (0, 0))
+    }
+
+    /// A transparent canvas `width` by `height` whose top left corner lies
+    /// at `origin` in the frame.
+    fn at(width: u32, height: u32, origin: (u32, u32)) -> Result<Canvas, String> {
+        let pixmap = Pixmap::new(width, height).ok_or("an empty picture")?;
+        Ok(Canvas {
+            pixmap,
+            origin,
+            reach: None,
+        })
+    }
+
+    /// Frame coordinates to the pixmap's: a shift by whole pixels.
+    fn shift(&self) -> Transform {
+        Transform::from_translate(-(self.origin.0 as f32), -(self.origin.1 as f32))
+    }
+
+    /// Notes that a path reaches `bounds`, `outset` pixels further out.
+    fn reaches(&mut self, bounds: Rect, outset: f32) {
+        let out = Rect::from_ltrb(
+            bounds.left() - outset,
+            bounds.top() - outset,
+            bounds.right() + outset,
+            bounds.bottom() + outset,
+        );
+        self.reach = match (self.reach, out) {
+            (Some(r), Some(o)) => Rect::from_ltrb(
+                r.left().min(o.left()),
+                r.top().min(o.top()),
+                r.right().max(o.right()),
+                r.bottom().max(o.bottom()),
+            ),
+            (r, o) => o.or(r),
+        };
     }
 
     fn fill(&mut self, path: Option<Path>, colour: Rgb) {
         if let Some(path) = path {
-            self.pixmap.fill_path(
-                &path,
-                &paint(colour),
-                FillRule::Winding,
-                Transform::identity(),
-                None,
-            );
+            self.reaches(path.bounds(), 0.0);
+            let shift = self.shift();
+            self.pixmap
+                .fill_path(&path, &paint(colour), FillRule::Winding, shift, None);
         }
     }
 
     fn stroke(&mut self, path: Option<Path>, colour: Rgb, width: f32) {
         if let Some(path) = path {
+            // Mitred corners reach out at most the miter limit (4) times
+            // half the width.
+            self.reaches(path.bounds(), 2.0 * width);
             let stroke = Stroke {
                 width,
                 line_cap: LineCap::Round,
                 ..Stroke::default()
             };
+            let shift = self.shift();
             self.pixmap
-                .stroke_path(&path, &paint(colour), &stroke, Transform::identity(), None);
+                .stroke_path(&path, &paint(colour), &stroke, shift, None);
         }
     }
 
@@ -149,99 +364,76 @@ impl Canvas {
         }
     }
 
-    fn tokens(&mut self, scene: &Scene, frame: &Frame) {
-        for (hex, tile) in scene.tiles.iter().enumerate() {
-            let hex = hex as u8;
-            if let (Some(number), false) = (tile.number, scene.is_removed(hex)) {
-                self.token(number, frame.hex_centre(hex));
-            }
-        }
-    }
-
-    /// Everything a scene adds to its layout's fixed layer.
-    fn pieces(&mut self, scene: &Scene, frame: &Frame) {
-        let mut outlined = false;
-        for &hex in &scene.changed.hexes {
-            if (hex as usize) < scene.tiles.len() {
+    fn piece(&mut self, piece: Piece, frame: &Frame) {
+        match piece {
+            Piece::HexOutline(hex) => {
                 let corners = frame.hex_corners(hex);
                 let inset = corners.map(|c| lerp(frame.hex_centre(hex), c, 0.9));
                 self.stroke(polygon(&inset), colours::HIGHLIGHT, 4.0);
-                outlined = true;
             }
-        }
-        if outlined {
-            // The outlines lie under the harbors and tokens: drawing those
-            // again in the same flat colours gives the pixels of drawing
-            // the board in one go.
-            self.harbors(scene, frame);
-            self.tokens(scene, frame);
-        }
-        self.robber(scene, frame);
-        if let Some((hex, owner)) = scene.ck.as_ref().and_then(|ck| ck.merchant) {
-            let (x, y) = frame.hex_centre(hex);
-            let (x, r) = (x + 0.55 * RADIUS, 0.16 * RADIUS);
-            let points = [(x, y - r), (x + r, y + r), (x - r, y + r)];
-            self.shape(polygon(&points), colours::seat(owner), colours::INK, 1.5);
-        }
-        for &edge in &scene.changed.edges {
-            let [a, b] = frame.edge_ends(edge);
-            let (a, b) = (lerp(a, b, 0.05), lerp(a, b, 0.95));
-            self.fill(bar(a, b, 13.0), colours::HIGHLIGHT);
-        }
-        for road in &scene.roads {
-            let [a, b] = frame.edge_ends(road.edge);
-            let (a, b) = (lerp(a, b, 0.17), lerp(a, b, 0.83));
-            self.fill(bar(lerp(a, b, -0.03), lerp(a, b, 1.03), 8.0), colours::INK);
-            self.fill(bar(a, b, 5.0), colours::seat(road.owner.0));
-        }
-        for &node in &scene.changed.nodes {
-            self.fill(circle(frame.node(node), 0.36 * RADIUS), colours::HIGHLIGHT);
-        }
-        if let Some(ck) = &scene.ck {
-            for &node in &ck.walls {
+            Piece::Harbor { slot, kind, out } => self.harbor(slot, kind, out, frame),
+            Piece::Token { hex, number } => self.token(number, frame.hex_centre(hex)),
+            Piece::Robber { hex, beside_token } => self.robber(hex, beside_token, frame),
+            Piece::Merchant { hex, owner } => {
+                let (x, y) = frame.hex_centre(hex);
+                let (x, r) = (x + 0.55 * RADIUS, 0.16 * RADIUS);
+                let points = [(x, y - r), (x + r, y + r), (x - r, y + r)];
+                self.shape(polygon(&points), colours::seat(owner), colours::INK, 1.5);
+            }
+            Piece::EdgeOutline(edge) => {
+                let [a, b] = frame.edge_ends(edge);
+                let (a, b) = (lerp(a, b, 0.05), lerp(a, b, 0.95));
+                self.fill(bar(a, b, 13.0), colours::HIGHLIGHT);
+            }
+            Piece::Road { edge, owner } => {
+                let [a, b] = frame.edge_ends(edge);
+                let (a, b) = (lerp(a, b, 0.17), lerp(a, b, 0.83));
+                self.fill(bar(lerp(a, b, -0.03), lerp(a, b, 1.03), 8.0), colours::INK);
+                self.fill(bar(a, b, 5.0), colours::seat(owner));
+            }
+            Piece::NodeOutline(node) => {
+                self.fill(circle(frame.node(node), 0.36 * RADIUS), colours::HIGHLIGHT);
+            }
+            Piece::Wall(node) => {
                 let (x, y) = frame.node(node);
                 let half = 0.27 * RADIUS;
                 let wall = Rect::from_ltrb(x - half, y - half, x + half, y + half)
                     .map(PathBuilder::from_rect);
                 self.fill(wall, colours::WALL);
             }
-        }
-        for building in &scene.buildings {
-            self.building(building, frame);
-        }
-        if let Some(ck) = &scene.ck {
-            for &node in &ck.metropolises {
+            Piece::Building { node, owner, city } => self.building(node, owner, city, frame),
+            Piece::Metropolis(node) => {
                 let (x, y) = frame.node(node);
                 let r = 0.14 * RADIUS;
                 let top = y - 0.42 * RADIUS;
                 let points = [(x, top - r), (x + r, top + r), (x - r, top + r)];
                 self.shape(polygon(&points), colours::METROPOLIS, colours::INK, 1.5);
             }
-            for knight in &ck.knights {
-                self.knight(knight, frame);
-            }
+            Piece::Knight {
+                node,
+                owner,
+                level,
+                active,
+            } => self.knight(node, owner, level, active, frame),
+            Piece::Track { ship } => self.track(ship, frame),
         }
     }
 
-    fn harbors(&mut self, scene: &Scene, frame: &Frame) {
-        let t = hexpost_engine::board::topology();
-        for (slot, &kind) in scene.harbors.iter().enumerate() {
-            let slot = slot as u8;
-            let anchor = frame.harbor_anchor(slot);
-            let [a, b] = frame.edge_ends(t.harbor_edges[slot as usize]);
-            for end in [a, b] {
-                let pier = bar(anchor, lerp(anchor, end, 0.8), 3.0);
-                self.fill(pier, colours::HARBOR_RING);
-            }
-            let fill = if scene.harbors_out.contains(&slot) {
-                colours::HARBOR_OUT
-            } else {
-                colours::harbor(kind)
-            };
-            self.disc(anchor, 0.24 * RADIUS, fill, colours::HARBOR_RING, 2.0);
-            let ratio = glyphs::number(kind.ratio(), anchor, 0.26 * RADIUS, 2.0);
-            self.fill(ratio, colours::INK);
+    fn harbor(&mut self, slot: u8, kind: HarborKind, out: bool, frame: &Frame) {
+        let anchor = frame.harbor_anchor(slot);
+        let [a, b] = frame.edge_ends(topology().harbor_edges[slot as usize]);
+        for end in [a, b] {
+            let pier = bar(anchor, lerp(anchor, end, 0.8), 3.0);
+            self.fill(pier, colours::HARBOR_RING);
         }
+        let fill = if out {
+            colours::HARBOR_OUT
+        } else {
+            colours::harbor(kind)
+        };
+        self.disc(anchor, 0.24 * RADIUS, fill, colours::HARBOR_RING, 2.0);
+        let ratio = glyphs::number(kind.ratio(), anchor, 0.26 * RADIUS, 2.0);
+        self.fill(ratio, colours::INK);
     }
 
     fn token(&mut self, number: u8, centre: Point) {
@@ -272,25 +464,21 @@ impl Canvas {
         }
     }
 
-    fn robber(&mut self, scene: &Scene, frame: &Frame) {
-        let (x, y) = frame.hex_centre(scene.robber);
-        let has_token = scene
-            .tiles
-            .get(scene.robber as usize)
-            .is_some_and(|t| t.number.is_some() && !scene.is_removed(scene.robber));
+    fn robber(&mut self, hex: HexId, beside_token: bool, frame: &Frame) {
+        let (x, y) = frame.hex_centre(hex);
         // Beside the number token, or on the hex's middle when it has none.
-        let x = if has_token { x - 0.55 * RADIUS } else { x };
+        let x = if beside_token { x - 0.55 * RADIUS } else { x };
         let (white, ink) = (colours::WHITE, colours::INK);
         self.disc((x, y + 0.06 * RADIUS), 0.17 * RADIUS, ink, white, 2.0);
         self.disc((x, y - 0.2 * RADIUS), 0.11 * RADIUS, ink, white, 2.0);
     }
 
-    fn building(&mut self, building: &PlacedBuilding, frame: &Frame) {
-        let (x, y) = frame.node(building.node);
+    fn building(&mut self, node: NodeId, owner: u8, city: bool, frame: &Frame) {
+        let (x, y) = frame.node(node);
         let s = 0.15 * RADIUS;
-        let outline: Vec<Point> = match building.kind {
+        let outline: Vec<Point> = match city {
             // A house: a square under a gable.
-            BuildingKind::Settlement => vec![
+            false => vec![
                 (x, y - 1.7 * s),
                 (x + s, y - 0.7 * s),
                 (x + s, y + s),
@@ -298,7 +486,7 @@ impl Canvas {
                 (x - s, y - 0.7 * s),
             ],
             // A tower beside a hall.
-            BuildingKind::City => vec![
+            true => vec![
                 (x - 1.5 * s, y - 2.0 * s),
                 (x - 0.3 * s, y - 2.0 * s),
                 (x - 0.3 * s, y - 0.5 * s),
@@ -307,31 +495,22 @@ impl Canvas {
                 (x - 1.5 * s, y + 1.3 * s),
             ],
         };
-        self.shape(
-            polygon(&outline),
-            colours::seat(building.owner.0),
-            colours::INK,
-            1.5,
-        );
+        self.shape(polygon(&outline), colours::seat(owner), colours::INK, 1.5);
     }
 
     /// A disc in its owner's colour when active, hollow when not, with a
     /// dot for each level.
-    fn knight(&mut self, knight: &KnightPiece, frame: &Frame) {
-        let centre = frame.node(knight.node);
-        let colour = colours::seat(knight.owner);
-        let inside = if knight.active {
-            colour
-        } else {
-            colours::TOKEN
-        };
+    fn knight(&mut self, node: NodeId, owner: u8, level: u8, active: bool, frame: &Frame) {
+        let centre = frame.node(node);
+        let colour = colours::seat(owner);
+        let inside = if active { colour } else { colours::TOKEN };
         let radius = 0.22 * RADIUS;
         self.disc(centre, radius, colour, colours::INK, 2.0);
         self.fill(circle(centre, radius * 0.62), inside);
         let ink = colours::ink_on(inside);
         let gap = 4.5;
-        let left = centre.0 - gap * (knight.level as f32 - 1.0) / 2.0;
-        for i in 0..knight.level {
+        let left = centre.0 - gap * (level as f32 - 1.0) / 2.0;
+        for i in 0..level {
             self.fill(circle((left + i as f32 * gap, centre.1), 1.6), ink);
         }
     }

@@ -1,20 +1,19 @@
 //! The board's fixed layer, drawn once per layout: the sea, fields,
 //! harbors and number tokens are the same in every mail of a game (and of
 //! every game dealt the same board), and drawing them was most of a
-//! picture's cost. A mail's picture starts from a copy and draws only its
-//! pieces on it (docs/performance.md, "The board picture in mails").
+//! picture's cost. A mail's picture starts from a copy of its palette
+//! indices and puts only its pieces on it (docs/performance.md, "The board
+//! picture in mails").
 
-use super::draw;
 use super::geometry::Frame;
-use super::palette::Indexed;
 use super::scene::Scene;
+use super::{draw, palette};
 use hexpost_engine::board::{HarborKind, Terrain};
 use std::sync::{Arc, LazyLock};
-use tiny_skia::Pixmap;
 
-/// Layouts kept: a layer is some 0.9 MB (4 bytes a pixel), so at most
-/// about 30 MB, enough for the games a worker round's mails come from.
-const LAYOUTS_KEPT: usize = 32;
+/// Layouts kept: a layer is some 0.2 MB (a byte a pixel), so at most
+/// about 15 MB, enough for the games a worker round's mails come from.
+const LAYOUTS_KEPT: usize = 64;
 
 /// Everything the fixed layer is drawn from.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -39,11 +38,9 @@ impl Layout {
     }
 }
 
-/// A layout's layer: its pixels, and the same as palette indices, which
-/// a picture's indices start from (`Indexed::over`).
+/// A layout's layer, as palette indices.
 pub struct Layer {
-    pub pixmap: Pixmap,
-    pub indexed: Indexed,
+    pub indices: Vec<u8>,
 }
 
 static LAYERS: LazyLock<quick_cache::sync::Cache<Layout, Arc<Layer>>> =
@@ -53,8 +50,8 @@ static LAYERS: LazyLock<quick_cache::sync::Cache<Layout, Arc<Layer>>> =
 pub fn of(scene: &Scene, frame: &Frame) -> Result<Arc<Layer>, String> {
     LAYERS.get_or_insert_with(&Layout::of(scene), || {
         let pixmap = draw::fixed(scene, frame)?;
-        let indexed = Indexed::of(pixmap.data())?;
-        Ok(Arc::new(Layer { pixmap, indexed }))
+        let indices = palette::indices(pixmap.data())?;
+        Ok(Arc::new(Layer { indices }))
     })
 }
 
@@ -92,10 +89,10 @@ mod tests {
         others.push(harbors);
         others.push(scene(12));
 
-        let kept = draw::scene(&first, &frame).unwrap();
+        let kept = super::super::indices(&first, &frame).unwrap();
         for other in &others {
-            let drawn = draw::scene(other, &frame).unwrap();
-            let own = draw::on(&draw::fixed(other, &frame).unwrap(), other, &frame);
+            let drawn = super::super::indices(other, &frame).unwrap();
+            let own = palette::indices(draw::scene(other, &frame).unwrap().data()).unwrap();
             assert!(drawn == own, "a layer of another layout was used");
             assert!(drawn != kept, "the scene changed nothing drawn");
         }

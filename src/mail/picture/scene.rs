@@ -8,8 +8,6 @@ use crate::describe;
 use hexpost_engine::board::{EdgeId, HarborKind, HexId, NodeId, Tile};
 use hexpost_engine::rulesets::VariantState;
 use hexpost_engine::rulesets::ck_for_two::state::KnightLevel;
-use hexpost_engine::seats::SeatKind;
-use hexpost_engine::state::BuildingKind;
 use hexpost_engine::view::{PlacedBuilding, PlacedRoad};
 use hexpost_engine::{Event, GameView};
 use serde::{Deserialize, Serialize};
@@ -29,15 +27,17 @@ pub struct Scene {
     pub robber: HexId,
     pub buildings: Vec<PlacedBuilding>,
     pub roads: Vec<PlacedRoad>,
-    /// Who each seat is, for the alt text: the players' names, then the
-    /// automated seats by their colour.
-    pub seats: Vec<String>,
     /// Cities & Knights' pieces on the board, in the variant that has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ck: Option<CkPieces>,
     /// What changed since the reader's last decision, outlined.
     #[serde(default)]
     pub changed: Changed,
+    /// What the picture shows, in words (`describe::position`), for
+    /// readers who cannot see it; empty in the scenes of mails queued
+    /// before it was kept.
+    #[serde(default)]
+    pub alt: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -116,21 +116,18 @@ impl Changed {
 
 impl Scene {
     /// The board of `view`, the players named `names` (by real seat), the
-    /// places `changed` outlined.
+    /// places `changed` outlined and told in the alt text.
     pub fn of(view: &GameView, names: &[String; 2], mut changed: Changed) -> Scene {
         changed.tidy();
-        let seats = view
-            .players
-            .iter()
-            .map(|p| {
-                let colour = describe::seat_colour(p.seat).unwrap_or("grey");
-                match p.kind {
-                    SeatKind::Real => format!("{} ({colour})", names[p.seat.index().min(1)]),
-                    kind => describe::automated_seat(p.seat, kind),
-                }
-            })
-            .collect();
+        let table = describe::Table::of_view(names.clone(), view);
+        let outlined = describe::Outlined {
+            hexes: &changed.hexes,
+            nodes: &changed.nodes,
+            edges: &changed.edges,
+        };
+        let alt = describe::position(view, &table, outlined);
         Scene {
+            alt,
             tiles: view.board.tiles.clone(),
             removed: view.board.removed,
             harbors: view.board.harbors.clone(),
@@ -138,7 +135,6 @@ impl Scene {
             robber: view.robber,
             buildings: view.buildings.clone(),
             roads: view.roads.clone(),
-            seats,
             ck: ck_pieces(&view.variant),
             changed,
         }
@@ -147,73 +143,6 @@ impl Scene {
     pub fn is_removed(&self, hex: HexId) -> bool {
         self.removed & (1 << hex) != 0
     }
-
-    /// What the picture shows, in words, for readers who cannot see it.
-    pub fn alt(&self) -> String {
-        let mut parts = Vec::new();
-        for (seat, name) in self.seats.iter().enumerate() {
-            let count = |kind| {
-                self.buildings
-                    .iter()
-                    .filter(|b| b.owner.index() == seat && b.kind == kind)
-                    .count()
-            };
-            let roads = self
-                .roads
-                .iter()
-                .filter(|r| r.owner.index() == seat)
-                .count();
-            let mut pieces = vec![
-                plural(count(BuildingKind::Settlement), "settlement"),
-                plural(count(BuildingKind::City), "city"),
-                plural(roads, "road"),
-            ];
-            if let Some(ck) = &self.ck {
-                let knights = ck.knights.iter().filter(|k| k.owner as usize == seat);
-                pieces.push(plural(knights.count(), "knight"));
-            }
-            parts.push(format!("{name}: {}", pieces.join(", ")));
-        }
-        let robber = match self.tiles.get(self.robber as usize) {
-            Some(Tile {
-                terrain,
-                number: Some(n),
-            }) => format!("the {n} {}", words(terrain)),
-            Some(Tile { terrain, .. }) => format!("the {}", words(terrain)),
-            None => "no hex".into(),
-        };
-        let mut alt = format!(
-            "The board: {}. The robber is on {robber} (hex {}).",
-            parts.join("; "),
-            self.robber
-        );
-        if let Some(ck) = &self.ck {
-            alt.push_str(&format!(
-                " The barbarians are {} of {} steps from the coast.",
-                BARBARIAN_TRACK - 1 - ck.barbarians.min(BARBARIAN_TRACK - 1),
-                BARBARIAN_TRACK - 1
-            ));
-        }
-        if !self.changed.is_empty() {
-            alt.push_str(" Outlined in yellow: what changed since your last decision.");
-        }
-        alt
-    }
-}
-
-fn plural(n: usize, noun: &str) -> String {
-    match (n, noun) {
-        (1, _) => format!("1 {noun}"),
-        (_, "city") => format!("{n} cities"),
-        _ => format!("{n} {noun}s"),
-    }
-}
-
-fn words(value: &impl Serialize) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }
 
 fn ck_pieces(variant: &VariantState) -> Option<CkPieces> {
