@@ -118,6 +118,18 @@ mod tests {
         assert!(digest.get("picture").is_none());
         assert!(digest["games"][1].get("picture").is_none());
 
+        // A scene queued before scenes kept their alt text (and when they
+        // named the seats instead) is drawn, with a plain alt text.
+        let mut old = board();
+        let fields = old.as_object_mut().unwrap();
+        fields
+            .remove("alt")
+            .expect("an alt text kept with the scene");
+        fields.insert("seats".into(), json!(["Ada (red)", "Bob (blue)"]));
+        let mut queued_before = json!({BOARD: old});
+        assert_eq!(attach(&mut queued_before, "m", "h").len(), 1);
+        assert_eq!(queued_before["picture"]["alt"], "The board as it stands.");
+
         // A scene that cannot be drawn: the mail goes without a picture.
         let mut broken = json!({BOARD: {"tiles": "no"}});
         assert!(attach(&mut broken, "m", "h").is_empty());
