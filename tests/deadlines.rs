@@ -8,11 +8,14 @@
 mod common;
 
 use common::smtp::{self, Received, SmtpSink};
+use common::steer::{self, Steer};
 use common::{Api, BACKENDS, Backend, TestServer, game, register_admin};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::rulesets::Step;
-use hexpost_engine::{Action, LegalAction, Phase};
+use hexpost_engine::sim;
+use hexpost_engine::{Action, GameState, LegalAction, Phase, Seat};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 const MINUTE: i64 = 60_000;
@@ -579,82 +582,129 @@ fn ck_default(step: &Step, legal: &[LegalAction]) -> Option<(&'static str, Optio
     })
 }
 
-/// Distinct Cities & Knights decisions random ck_for_two play leaves to the
-/// sweeper before the test is content. Which ones come depends on the
-/// server's dice; forced trades, neutral knights, progress discards, gifts,
-/// city losses and the politics cards' picks all turn up within the move
-/// budget, and the engine's tests (engine/tests/ck_decisions.rs) pin each
-/// default exactly.
-const CK_DECISIONS_WANTED: usize = 3;
+/// The decisions (by `Step::name`) the test below leaves to the sweeper.
+const CK_DECISIONS: [&str; 16] = [
+    "choosing the city lost to the barbarians",
+    "drawing a defender's progress card",
+    "retreating a displaced knight",
+    "placing a metropolis",
+    "taking the Aqueduct's resource",
+    "taking a progress card with the Spy",
+    "placing the Deserter's knight",
+    "placing the Diplomat's road again",
+    "promoting the Smith's second knight",
+    "discarding a progress card over the limit",
+    "giving cards for a progress card",
+    "giving two cards for the forced trade",
+    "giving up a knight to the Deserter",
+    "placing a neutral knight",
+    "promoting a neutral knight",
+    "taking cards with the Master Merchant",
+];
 
+/// Players who build up their cities and play their progress cards, now
+/// and then keeping them or choosing at random instead: between them they
+/// come to every kind of decision.
+fn mixed(s: &GameState, seat: Seat, legal: &[LegalAction], rng: &mut GameRng) -> Option<Action> {
+    match rng.below(3) {
+        0 => sim::improver_action(s, seat, legal, rng),
+        1 => steer::collector(s, seat, legal, rng),
+        _ => sim::random_action_with(s, seat, legal, rng, sim::Policy::default()),
+    }
+}
+
+/// Steers the game `id` to each decision of `CK_DECISIONS` not answered
+/// yet, lets the server's clock pass its deadline, and checks that the
+/// sweeper gave the default answer; until the game comes to none.
+fn answer_by_timeout(s: &Setup, id: &str, answered: &mut BTreeSet<&'static str>) {
+    let players = [&s.ada, &s.bob];
+    let mut steer = Steer::new(&s.server, players, id);
+    loop {
+        let unanswered = |st: &GameState| {
+            let Phase::Variant(step) = st.phase() else {
+                return None;
+            };
+            let seat = *st.awaiting().first()?;
+            ck_default(step, &st.legal_actions(seat))?;
+            (!answered.contains(step.name())).then(|| step.name())
+        };
+        let Some(step) = steer.try_reach(100, mixed, 4_000, unanswered) else {
+            return;
+        };
+        let views = [game(&s.ada, id), game(&s.bob, id)];
+        let who = (0..2).find(|&i| views[i]["awaiting_you"] == true).unwrap();
+        let phase: Phase = serde_json::from_value(views[who]["view"]["phase"].clone()).unwrap();
+        let legal: Vec<LegalAction> =
+            serde_json::from_value(views[who]["legal_actions"].clone()).unwrap();
+        let expected = views[who]["move_number"].as_i64().unwrap();
+        let Phase::Variant(served) = &phase else {
+            panic!("{step}: served {phase:?}");
+        };
+        let (name, exact) = ck_default(served, &legal).unwrap();
+        let seq = s.ada.full_log(id, false).last().unwrap()["seq"]
+            .as_i64()
+            .unwrap();
+        s.server.advance(61 * MINUTE);
+        wait_game(players[who], id, "the sweeper decided", |g| {
+            g["move_number"].as_i64().unwrap() > expected
+        });
+        // Ada is seat 0.
+        let log = players[who].full_log(id, false);
+        let row = log
+            .iter()
+            .find(|r| r["seq"].as_i64().unwrap() > seq && r["seat"] == who)
+            .unwrap_or_else(|| panic!("{step}: no row of seat {who} after {seq}"));
+        assert_eq!(row["actor"], "timeout", "{step}: {row}");
+        let taken: Action = serde_json::from_value(row["action"].clone()).unwrap();
+        assert_eq!(taken.name(), name, "{step}: {row}");
+        if let Some(exact) = exact {
+            assert_eq!(taken, exact, "{step}");
+        }
+        // The sweeper may have answered both seats' decisions.
+        settle();
+        steer.resync();
+        answered.insert(step);
+    }
+}
+
+/// Games at most: a game may end, or go where a decision left can no
+/// longer come, before all have come.
+const CK_GAMES: usize = 4;
+
+/// Each Cities & Knights decision with a default answer (RULES.md §6.16,
+/// docs/rules.md) left to run out: each game is steered
+/// (tests/common/steer.rs) to a decision not answered yet, the server's
+/// clock passes its deadline, and the sweeper's answer is the default.
+/// The engine's tests (engine/tests/ck_decisions.rs) pin each default in
+/// every case; this checks that the sweeper applies them.
 #[test]
 fn ck_for_two_decisions_left_to_run_out_get_their_default_answers() {
     let Some(py) = smtp::python() else { return };
     for backend in BACKENDS {
         let s = setup(&py, backend);
-        let new_game = || {
-            start_game(
-                &s,
-                json!({"variant": "ck_for_two", "max_auto_decisions": 20}),
-            )
-        };
-        let mut id = new_game();
-        let players = [&s.ada, &s.bob];
-        let mut rng = GameRng::from_seed(7);
-        let mut answered = std::collections::BTreeSet::new();
-        for _ in 0..8000 {
-            if answered.len() >= CK_DECISIONS_WANTED {
+        let mut answered = BTreeSet::new();
+        let mut games = Vec::new();
+        for _ in 0..CK_GAMES {
+            if CK_DECISIONS.iter().all(|d| answered.contains(d)) {
                 break;
             }
-            let views = [game(&s.ada, &id), game(&s.bob, &id)];
-            // A game won before enough decisions came: the next one.
-            if views[0]["status"] == "finished" {
-                verify_ok(&s, &id);
-                id = new_game();
-                continue;
-            }
-            let who = (0..2).find(|&i| views[i]["awaiting_you"] == true).unwrap();
-            let phase: Phase = serde_json::from_value(views[who]["view"]["phase"].clone()).unwrap();
-            let legal: Vec<LegalAction> =
-                serde_json::from_value(views[who]["legal_actions"].clone()).unwrap();
-            let expected = views[who]["move_number"].as_i64().unwrap();
-            let default = match &phase {
-                Phase::Variant(step) => ck_default(step, &legal).map(|d| (step.name(), d)),
-                _ => None,
-            };
-            let Some((step, (name, exact))) = default.filter(|(step, _)| !answered.contains(step))
-            else {
-                let action = common::choose(&views[who]["view"], &legal, &mut rng);
-                let r = players[who].submit(&id, expected, &serde_json::to_value(&action).unwrap());
-                if r.status != 422 {
-                    r.ok();
-                }
-                continue;
-            };
-            let seq = s.ada.full_log(&id, false).last().unwrap()["seq"]
-                .as_i64()
-                .unwrap();
-            s.server.advance(61 * MINUTE);
-            wait_game(players[who], &id, "the sweeper decided", |g| {
-                g["move_number"].as_i64().unwrap() > expected
-            });
-            let log = players[who].full_log(&id, false);
-            let row = log
-                .iter()
-                .find(|r| r["seq"].as_i64().unwrap() > seq && r["seat"] == who)
-                .unwrap_or_else(|| panic!("{step}: no row of seat {who} after {seq}"));
-            assert_eq!(row["actor"], "timeout", "{step}: {row}");
-            let taken: Action = serde_json::from_value(row["action"].clone()).unwrap();
-            assert_eq!(taken.name(), name, "{step}: {row}");
-            if let Some(exact) = exact {
-                assert_eq!(taken, exact, "{step}");
-            }
-            answered.insert(step);
+            let id = start_game(
+                &s,
+                json!({"variant": "ck_for_two", "max_auto_decisions": 20}),
+            );
+            answer_by_timeout(&s, &id, &mut answered);
+            games.push(id);
         }
-        assert!(
-            answered.len() >= CK_DECISIONS_WANTED,
-            "only {answered:?} reached"
-        );
-        verify_ok(&s, &id);
+        let (auditor, _) = register_admin(&s.server, "auditor");
+        for id in &games {
+            let report = auditor.get(&format!("/api/v1/admin/games/{id}/verify"));
+            assert_eq!(report.ok()["ok"], true, "{backend:?}: {}", report.body);
+        }
+        let missing: Vec<&str> = CK_DECISIONS
+            .iter()
+            .copied()
+            .filter(|d| !answered.contains(d))
+            .collect();
+        assert!(missing.is_empty(), "{backend:?}: not reached {missing:?}");
     }
 }

@@ -80,6 +80,11 @@ async function drawnAsViewed(game, player, g, t) {
     const levels = await page.$$eval(`.tracks tr[data-seat="${seat}"] td`, (els) => els.map((e) => Number(e.dataset.level)));
     t.check(JSON.stringify(levels) === JSON.stringify(ck.players[seat].levels), `seat ${seat}'s tracks ${levels}`);
   }
+  for (const seat of [0, 1]) {
+    const cell = (col) => page.textContent(`.players tr[data-seat="${seat}"] td[data-col="${col}"]`);
+    t.check(Number(await cell('commodities')) === ck.hand_counts[seat].commodities, `seat ${seat}'s commodities in the players table`);
+    t.check((await cell('progress')).startsWith(String(ck.players[seat].progress.count)), `seat ${seat}'s progress cards in the players table`);
+  }
   const you = g.view.you.resources;
   for (const c of ['paper', 'cloth', 'coin']) {
     const shown = await page.textContent(`.ck-hand li[data-commodity="${c}"] b`);
