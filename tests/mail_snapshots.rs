@@ -286,6 +286,13 @@ fn timeout() {
         contexts::timeout(&turn, &taken, automatic, false),
         Some("standard"),
     );
+    // Awaited again, the reader gets the codes a reply may use, as in a
+    // "your move" mail.
+    assert!(
+        text_of(&m).contains("- [E] end your turn\n"),
+        "{}",
+        text_of(&m)
+    );
     insta::assert_snapshot!("timeout", m);
 }
 

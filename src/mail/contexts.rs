@@ -170,6 +170,7 @@ pub fn timeout(turn: &Turn, taken: &[Event], automatic: Automatic, over: bool) -
         "max_auto_decisions": automatic.max,
         "your_turn_again": again,
         "decisions": if again { turn.decisions() } else { Vec::new() },
+        "commands": if again { turn.commands() } else { Vec::new() },
         "deadline": turn.deadline,
         "over": over,
     })
