@@ -1,8 +1,9 @@
 //! The reply address a mail carries when it asks its reader to decide:
 //! `move+<token>@REPLY_DOMAIN`, its token naming the reader, the game and
-//! the move number the mail was written at (`token`).
+//! the move number the mail was written at (`token`); for an invitation,
+//! `invite+<token>@REPLY_DOMAIN`, its token naming the invitation.
 
-use super::token::{self, ReplyClaims, ReplyKeys};
+use super::token::{self, InvitationClaims, ReplyClaims, ReplyKeys};
 use crate::config::Config;
 use crate::store::outbox::{MailRow, kind};
 use serde_json::Value;
@@ -24,10 +25,23 @@ impl ReplyAddresses {
     }
 
     /// The address for `row`, sent at `now_ms` with `context`, if the mail
-    /// asks its reader for a decision: a "your move" mail, a reminder, an
-    /// answer that lists commands, or a timeout mail that awaits the reader
-    /// again.
+    /// asks its reader for a decision: an invitation, a "your move" mail, a
+    /// reminder, an answer that lists commands, or a timeout mail that
+    /// awaits the reader again.
     pub fn for_mail(&self, row: &MailRow, context: &Value, now_ms: i64) -> Option<String> {
+        let expires_at = (now_ms / 1000).max(0) as u64 + self.ttl_secs;
+        let expires_at = u32::try_from(expires_at).unwrap_or(u32::MAX);
+        if row.kind == kind::INVITATION {
+            let token = self.keys.issue_invitation(&InvitationClaims {
+                invitation_id: context["invitation_id"].as_str()?.to_string(),
+                expires_at,
+            })?;
+            return Some(format!(
+                "{}{token}@{}",
+                token::INVITATION_PREFIX,
+                self.domain
+            ));
+        }
         let asks = match row.kind.as_str() {
             kind::YOUR_MOVE | kind::REMINDER => true,
             kind::ANSWER => context["menu"].as_array().is_some_and(|m| !m.is_empty()),
@@ -37,12 +51,11 @@ impl ReplyAddresses {
         if !asks {
             return None;
         }
-        let expires_at = (now_ms / 1000).max(0) as u64 + self.ttl_secs;
         let token = self.keys.issue(&ReplyClaims {
             game_id: row.game_id.clone()?,
             user_id: row.user_id?,
             move_number: row.game_seq?,
-            expires_at: u32::try_from(expires_at).unwrap_or(u32::MAX),
+            expires_at,
         })?;
         Some(format!("{}{token}@{}", token::PREFIX, self.domain))
     }
