@@ -334,7 +334,10 @@ impl Worker {
                 thread: row.game_id.as_deref().map(|g| self.links.thread_root(g)),
                 settings_url: &settings_url,
                 reply_to: reply_to.as_deref(),
-                auto_reply: matches!(row.kind.as_str(), kind::ANSWER | kind::REFUSAL),
+                auto_reply: matches!(
+                    row.kind.as_str(),
+                    kind::ANSWER | kind::REFUSAL | kind::INVITATION_ANSWER
+                ),
             },
             rendered.text,
             rendered.html,

@@ -135,14 +135,23 @@ fn play(
 
 /// The (player, move number) pairs that get a "your move" mail: each
 /// awaited player but the mover, unless an earlier mail of theirs is still
-/// unanswered (no decision of theirs since).
+/// unanswered (no decision of theirs since, and awaited ever since).
 fn expected_turn_mails(turns: &[Turn]) -> Vec<(usize, i64)> {
     let mut out = Vec::new();
     let mut unanswered = [false; 2];
+    let mut before = BTreeSet::new();
     for t in turns {
         if t.decision {
             unanswered[t.mover] = false;
+            // Awaited no more, without deciding: what the mail asked went
+            // away.
+            for &p in before.difference(&t.awaited) {
+                if p != t.mover {
+                    unanswered[p] = false;
+                }
+            }
         }
+        before = t.awaited.clone();
         for &p in &t.awaited {
             if p != t.mover && !unanswered[p] {
                 out.push((p, t.move_number));

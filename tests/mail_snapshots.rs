@@ -248,12 +248,39 @@ fn assert_decision_first(mail: &str) {
 
 #[test]
 fn invitation_accepted_and_declined() {
-    let context = contexts::invitation("Ada", "invite-token", 48);
-    insta::assert_snapshot!("invitation", mail("invitation", context, Some("standard")));
+    let mut context = contexts::invitation("Ada", "invite-token", 48);
+    // As sent with replies on: the mail says how to answer by reply.
+    context["reply_address"] = "invite+token@replies.example.org".into();
+    insta::assert_snapshot!(
+        "invitation",
+        mail("invitation", context.clone(), Some("standard"))
+    );
+    context["reply_address"] = serde_json::Value::Null;
+    let without = mail("invitation", context, Some("standard"));
+    assert!(!without.contains("ACCEPT"), "no replies, no reply commands");
     let context = contexts::accepted("Ada", "Bob");
     insta::assert_snapshot!("accepted", mail("accepted", context, Some("standard")));
     let context = contexts::declined("Ada", "bob@example.org");
     insta::assert_snapshot!("declined", mail("declined", context, Some("standard")));
+}
+
+/// The answers to a reply to an invitation that did not start the game.
+#[test]
+fn invitation_answers() {
+    let context = contexts::invitation_answer("Ada", None);
+    insta::assert_snapshot!(
+        "invitation_declined_by_reply",
+        mail("invitation_answer", context, Some("standard"))
+    );
+    let failure = (
+        "unknown_command",
+        "\"maybe\" does not answer an invitation; write ACCEPT or DECLINE",
+    );
+    let context = contexts::invitation_answer("Ada", Some(failure));
+    insta::assert_snapshot!(
+        "invitation_answer_not_taken",
+        mail("invitation_answer", context, Some("standard"))
+    );
 }
 
 #[test]
@@ -375,6 +402,13 @@ fn timeout() {
         "timeout",
         contexts::timeout(&turn, &taken, automatic, false),
         Some("standard"),
+    );
+    // Awaited again, the reader gets the codes a reply may use, as in a
+    // "your move" mail.
+    assert!(
+        text_of(&m).contains("- [E] end your turn\n"),
+        "{}",
+        text_of(&m)
     );
     insta::assert_snapshot!("timeout", m);
 }

@@ -180,7 +180,8 @@ pub struct InboundMail {
     pub game_id: Option<String>,
     pub move_number: Option<i64>,
     /// `applied`, `command_failed`, `stale_move`, `no_commands`,
-    /// `game_not_active`, `game_not_found`; refused: `forged_token`,
+    /// `game_not_active`, `game_not_found`; for a reply to an invitation
+    /// `accepted`, `declined` (or `command_failed`); refused: `forged_token`,
     /// `expired_token`, `no_reply_address`, `wrong_sender`, `oversized`,
     /// `not_text`, `unreadable`, `replies_off`, and, never answered,
     /// `sender_not_authentic` (no DKIM or trusted MTA vouched for the

@@ -4,14 +4,15 @@
 
 use super::token::ReplyClaims;
 use crate::commands;
+use crate::describe::Table;
 use crate::error::Error;
 use crate::service::feed::{self, Feed};
 use crate::service::game_cache::GameCache;
 use crate::service::games::{self, Seated};
 use crate::service::moves::{self, MoveOutcome, MoveRequest};
 use crate::service::{Now, engine_state, notify};
-use crate::store::DbConnection;
 use crate::store::games::status;
+use crate::store::{DbConnection, users};
 use hexpost_engine::{Event, Seat};
 use serde_json::{Value, json};
 
@@ -150,7 +151,12 @@ fn commands_in_order(
     seated: &Seated,
 ) -> Result<Applied, Error> {
     let game_id = &reply.claims.game_id;
-    let mut legal = engine_state(&seated.game)?.legal_actions(Seat(seated.seat));
+    let state = engine_state(&seated.game)?;
+    let mut legal = state.legal_actions(Seat(seated.seat));
+    // Players are named in a reply as the mails name them: by display name.
+    let people = users::pair(conn, seated.seat_users)?;
+    let names = people.map(|p| p.display_name);
+    let table = Table::of_state(names, &state);
     let mut expected = seated.game.move_number;
     let mut done = Applied::default();
     for line in reply.lines {
@@ -159,7 +165,7 @@ fn commands_in_order(
             code,
             detail,
         };
-        let action = match commands::parse(line, &legal) {
+        let action = match commands::parse_for(line, &legal, &table) {
             Ok(action) => action,
             Err(e) => {
                 done.failure = Some(failed(e.code, e.detail));

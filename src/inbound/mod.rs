@@ -7,6 +7,7 @@
 pub mod address;
 mod apply;
 pub mod authenticity;
+mod invitation;
 pub mod reading;
 pub mod screen;
 pub mod token;
@@ -190,6 +191,16 @@ impl Inbox {
             Some(address) if authentic => users::by_email(conn, address)?,
             _ => None,
         };
+        if let Some(token) = self.token_at(&message, token::INVITATION_PREFIX) {
+            let mail = invitation::Incoming {
+                message_id: &message_id,
+                message: &message,
+                size: raw.len(),
+                sender: sender.as_deref(),
+                known: known.as_ref(),
+            };
+            return self.invitation_reply(conn, mail, &token);
+        }
         let claims = match self.claims(&message) {
             Ok(claims) => claims,
             Err(verdict) => {
@@ -220,27 +231,12 @@ impl Inbox {
             );
             return self.close(conn, &message_id, known.as_ref(), verdict, named);
         }
-        if let authenticity::Verdict::Doubtful { reason } = &self.sender {
-            let verdict = Verdict::refused("sender_not_authentic", reason.clone());
+        if let Err(verdict) = self.vouched() {
             return self.close(conn, &message_id, None, verdict, named);
         }
-        if oversized {
-            let verdict = Verdict::refused(
-                "oversized",
-                format!(
-                    "the mail has {} bytes, more than the {} read: reply without attachments or quoted pictures",
-                    raw.len(),
-                    self.reply.max_bytes
-                ),
-            );
-            return self.close(conn, &message_id, owner.as_ref(), verdict, named);
-        }
-        let Some(text) = reading::reply_text(&message) else {
-            let verdict = Verdict::refused(
-                "not_text",
-                "the mail has no text to read: write the commands as text at the top of your reply",
-            );
-            return self.close(conn, &message_id, owner.as_ref(), verdict, named);
+        let text = match self.readable(&message, raw.len()) {
+            Ok(text) => text,
+            Err(verdict) => return self.close(conn, &message_id, owner.as_ref(), verdict, named),
         };
         let lines = reading::own_lines(&text);
         let played = apply::play(
@@ -275,37 +271,68 @@ impl Inbox {
 
     /// The reply address's claims, or why there are none.
     fn claims(&self, message: &Message) -> Result<ReplyClaims, Verdict> {
-        let Some(domain) = &self.reply.domain else {
+        if self.reply.domain.is_none() {
             return Err(Verdict::refused(
                 "replies_off",
                 "this server does not take replies by mail",
             ));
-        };
-        let token = recipients(message)
-            .filter_map(|address| {
-                let (local, host) = address.rsplit_once('@')?;
-                host.eq_ignore_ascii_case(domain)
-                    .then(|| token::from_local_part(local))
-                    .flatten()
-                    .map(str::to_string)
-            })
-            .next()
-            .ok_or_else(|| {
-                Verdict::refused(
-                    "no_reply_address",
-                    "the mail is not addressed to a reply address: answer a mail from hexpost",
-                )
-            })?;
-        let now_secs = u64::try_from(self.now.at / 1000).unwrap_or(0);
-        self.keys.verify(&token, now_secs).map_err(|e| match e {
-            TokenError::Forged => Verdict::refused(
-                "forged_token",
-                "the reply address is not one this server gave out",
-            ),
-            TokenError::Expired => Verdict::refused(
-                "expired_token",
-                "the reply address has expired: answer the latest mail about the game",
-            ),
+        }
+        let token = self.token_at(message, token::PREFIX).ok_or_else(|| {
+            Verdict::refused(
+                "no_reply_address",
+                "the mail is not addressed to a reply address: answer a mail from hexpost",
+            )
+        })?;
+        self.keys
+            .verify(&token, self.now_secs())
+            .map_err(token_refused)
+    }
+
+    /// The token of the first recipient at `REPLY_DOMAIN` whose local part
+    /// starts with `prefix`.
+    fn token_at(&self, message: &Message, prefix: &str) -> Option<String> {
+        let domain = self.reply.domain.as_deref()?;
+        recipients(message).find_map(|address| {
+            let (local, host) = address.rsplit_once('@')?;
+            host.eq_ignore_ascii_case(domain)
+                .then(|| token::after_prefix(local, prefix))
+                .flatten()
+                .map(str::to_string)
+        })
+    }
+
+    fn now_secs(&self) -> u64 {
+        u64::try_from(self.now.at / 1000).unwrap_or(0)
+    }
+
+    /// The text a reply's commands are read from, or why there is none.
+    /// Refuses a sender the authenticity check did not vouch for; such a
+    /// refusal is never answered (the answer would go to whoever the
+    /// forger named).
+    fn vouched(&self) -> Result<(), Verdict> {
+        match &self.sender {
+            authenticity::Verdict::Doubtful { reason } => {
+                Err(Verdict::refused("sender_not_authentic", reason.clone()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn readable(&self, message: &Message, size: usize) -> Result<String, Verdict> {
+        if size > self.reply.max_bytes {
+            return Err(Verdict::refused(
+                "oversized",
+                format!(
+                    "the mail has {size} bytes, more than the {} read: reply without attachments or quoted pictures",
+                    self.reply.max_bytes
+                ),
+            ));
+        }
+        reading::reply_text(message).ok_or_else(|| {
+            Verdict::refused(
+                "not_text",
+                "the mail has no text to read: write the commands as text at the top of your reply",
+            )
         })
     }
 
@@ -343,6 +370,20 @@ impl Inbox {
             applied: 0,
             answered,
         })
+    }
+}
+
+/// Why a reply address's token is refused.
+fn token_refused(e: TokenError) -> Verdict {
+    match e {
+        TokenError::Forged => Verdict::refused(
+            "forged_token",
+            "the reply address is not one this server gave out",
+        ),
+        TokenError::Expired => Verdict::refused(
+            "expired_token",
+            "the reply address has expired: answer the latest mail about the game",
+        ),
     }
 }
 

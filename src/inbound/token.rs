@@ -8,6 +8,10 @@
 //! does not break it, and short enough for a local part (64 characters):
 //! 16 bytes of game UUID, two varints, a 4-byte expiry and a MAC truncated
 //! to 80 bits make 55 characters.
+//!
+//! An invitation mail's address (`invite+<token>@REPLY_DOMAIN`) has a token
+//! of its own kind: the invitation's id and the expiry, under a MAC of
+//! another domain, so that neither kind of token is ever read as the other.
 
 use data_encoding::BASE32_NOPAD;
 use hmac::{Hmac, KeyInit, Mac};
@@ -18,9 +22,12 @@ const MAC_BYTES: usize = 10;
 
 /// Separates these MACs from anything else the same keys sign.
 const DOMAIN: &[u8] = b"hexpost-reply-v1";
+const INVITATION_DOMAIN: &[u8] = b"hexpost-invitation-v1";
 
 /// The local part's prefix before the token.
 pub const PREFIX: &str = "move+";
+/// The prefix of an invitation's reply address.
+pub const INVITATION_PREFIX: &str = "invite+";
 
 /// What a reply token stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,6 +35,14 @@ pub struct ReplyClaims {
     pub game_id: String,
     pub user_id: i64,
     pub move_number: i64,
+    /// Unix seconds after which the token is refused.
+    pub expires_at: u32,
+}
+
+/// What an invitation's reply token stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvitationClaims {
+    pub invitation_id: String,
     /// Unix seconds after which the token is refused.
     pub expires_at: u32,
 }
@@ -61,50 +76,101 @@ impl ReplyKeys {
         push_varint(&mut bytes, u64::try_from(claims.user_id).ok()?);
         push_varint(&mut bytes, u64::try_from(claims.move_number).ok()?);
         bytes.extend_from_slice(&claims.expires_at.to_be_bytes());
-        let mac = mac(&self.keys[0], &bytes);
-        bytes.extend_from_slice(&mac);
-        Some(BASE32_NOPAD.encode(&bytes).to_ascii_lowercase())
+        Some(self.seal(DOMAIN, bytes))
     }
 
     /// The claims of `token` (any case) if one of the keys made it and it
     /// has not expired at `now_secs`.
     pub fn verify(&self, token: &str, now_secs: u64) -> Result<ReplyClaims, TokenError> {
-        let bytes = BASE32_NOPAD
+        let body = self.open(DOMAIN, token)?;
+        let claims = decode(&body).ok_or(TokenError::Forged)?;
+        unexpired(claims.expires_at, now_secs)?;
+        Ok(claims)
+    }
+
+    /// The token of an invitation's reply address; None when its id is not
+    /// a UUID.
+    pub fn issue_invitation(&self, claims: &InvitationClaims) -> Option<String> {
+        let id = uuid::Uuid::parse_str(&claims.invitation_id).ok()?;
+        let mut bytes = id.as_bytes().to_vec();
+        bytes.extend_from_slice(&claims.expires_at.to_be_bytes());
+        Some(self.seal(INVITATION_DOMAIN, bytes))
+    }
+
+    /// [`ReplyKeys::verify`] for an invitation's token.
+    pub fn verify_invitation(
+        &self,
+        token: &str,
+        now_secs: u64,
+    ) -> Result<InvitationClaims, TokenError> {
+        let body = self.open(INVITATION_DOMAIN, token)?;
+        let (id, expiry) = body.split_at_checked(16).ok_or(TokenError::Forged)?;
+        let claims = InvitationClaims {
+            invitation_id: uuid::Uuid::from_slice(id)
+                .map_err(|_| TokenError::Forged)?
+                .to_string(),
+            expires_at: u32::from_be_bytes(expiry.try_into().map_err(|_| TokenError::Forged)?),
+        };
+        unexpired(claims.expires_at, now_secs)?;
+        Ok(claims)
+    }
+
+    /// `body` with its MAC under the signing key, in lowercase base32.
+    fn seal(&self, domain: &[u8], mut body: Vec<u8>) -> String {
+        let mac = mac(&self.keys[0], domain, &body);
+        body.extend_from_slice(&mac);
+        BASE32_NOPAD.encode(&body).to_ascii_lowercase()
+    }
+
+    /// The body of `token` if one of the keys made its MAC.
+    fn open(&self, domain: &[u8], token: &str) -> Result<Vec<u8>, TokenError> {
+        let mut bytes = BASE32_NOPAD
             .decode(token.to_ascii_uppercase().as_bytes())
             .map_err(|_| TokenError::Forged)?;
         let split = bytes
             .len()
             .checked_sub(MAC_BYTES)
             .ok_or(TokenError::Forged)?;
-        let (body, tag) = bytes.split_at(split);
-        if !self.keys.iter().any(|key| verifies(key, body, tag)) {
+        let tag = bytes.split_off(split);
+        if !self
+            .keys
+            .iter()
+            .any(|key| verifies(key, domain, &bytes, &tag))
+        {
             return Err(TokenError::Forged);
         }
-        let claims = decode(body).ok_or(TokenError::Forged)?;
-        if u64::from(claims.expires_at) < now_secs {
-            return Err(TokenError::Expired);
-        }
-        Ok(claims)
+        Ok(bytes)
     }
+}
+
+fn unexpired(expires_at: u32, now_secs: u64) -> Result<(), TokenError> {
+    if u64::from(expires_at) < now_secs {
+        return Err(TokenError::Expired);
+    }
+    Ok(())
 }
 
 /// The token of a reply address's local part (`move+<token>`), any case.
 pub fn from_local_part(local: &str) -> Option<&str> {
-    let prefix = local.get(..PREFIX.len())?;
-    prefix
-        .eq_ignore_ascii_case(PREFIX)
-        .then(|| &local[PREFIX.len()..])
+    after_prefix(local, PREFIX)
+}
+
+/// The token after `prefix` (`move+`, `invite+`) in a local part, any case.
+pub fn after_prefix<'a>(local: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = local.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &local[prefix.len()..])
         .filter(|token| !token.is_empty())
 }
 
-fn keyed(key: &[u8]) -> Hmac<Sha256> {
+fn keyed(key: &[u8], domain: &[u8]) -> Hmac<Sha256> {
     let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
-    mac.update(DOMAIN);
+    mac.update(domain);
     mac
 }
 
-fn mac(key: &[u8], body: &[u8]) -> [u8; MAC_BYTES] {
-    let mut mac = keyed(key);
+fn mac(key: &[u8], domain: &[u8], body: &[u8]) -> [u8; MAC_BYTES] {
+    let mut mac = keyed(key, domain);
     mac.update(body);
     let full = mac.finalize().into_bytes();
     let mut out = [0; MAC_BYTES];
@@ -113,8 +179,8 @@ fn mac(key: &[u8], body: &[u8]) -> [u8; MAC_BYTES] {
 }
 
 /// Compares in constant time (`verify_truncated_left`).
-fn verifies(key: &[u8], body: &[u8], tag: &[u8]) -> bool {
-    let mut mac = keyed(key);
+fn verifies(key: &[u8], domain: &[u8], body: &[u8], tag: &[u8]) -> bool {
+    let mut mac = keyed(key, domain);
     mac.update(body);
     mac.verify_truncated_left(tag).is_ok()
 }
@@ -221,5 +287,31 @@ mod tests {
         let token = k.issue(&claims()).unwrap();
         assert!(k.verify(&token, 2_000_000_000).is_ok());
         assert_eq!(k.verify(&token, 2_000_000_001), Err(TokenError::Expired));
+    }
+
+    #[test]
+    fn an_invitation_token_is_never_read_as_a_move_token_nor_the_reverse() {
+        let k = keys(&[("a", b"key")]);
+        let invitation = InvitationClaims {
+            invitation_id: "7d6c5b4a-3f21-4c3b-9a8e-0b5c2a4e6f1d".into(),
+            expires_at: 2_000_000_000,
+        };
+        let token = k.issue_invitation(&invitation).unwrap();
+        assert!(INVITATION_PREFIX.len() + token.len() <= 64, "{token}");
+        assert_eq!(
+            k.verify_invitation(&token.to_ascii_uppercase(), 0).unwrap(),
+            invitation
+        );
+        assert_eq!(
+            k.verify_invitation(&token, 2_000_000_001),
+            Err(TokenError::Expired)
+        );
+        assert_eq!(k.verify(&token, 0), Err(TokenError::Forged));
+        let move_token = k.issue(&claims()).unwrap();
+        assert_eq!(k.verify_invitation(&move_token, 0), Err(TokenError::Forged));
+        let other = keys(&[("b", b"another key")]);
+        assert_eq!(other.verify_invitation(&token, 0), Err(TokenError::Forged));
+        assert_eq!(after_prefix("INVITE+abc", INVITATION_PREFIX), Some("abc"));
+        assert_eq!(after_prefix("move+abc", INVITATION_PREFIX), None);
     }
 }

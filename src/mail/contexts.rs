@@ -25,6 +25,15 @@ pub fn invitation(inviter: &str, token: &str, time_limit_hours: i64) -> Value {
     json!({"inviter": inviter, "token": token, "time_limit_hours": time_limit_hours})
 }
 
+/// The answer to a reply to an invitation that did not start the game:
+/// declined, or why the reply was not taken (`failure`: code, detail).
+pub fn invitation_answer(inviter: &str, failure: Option<(&str, &str)>) -> Value {
+    json!({
+        "inviter": inviter,
+        "failure": failure.map(|(code, detail)| json!({"code": code, "detail": detail})),
+    })
+}
+
 /// To the game's creator: `opponent` accepted.
 pub fn accepted(player: &str, opponent: &str) -> Value {
     json!({"player": player, "opponent": opponent})
@@ -170,6 +179,7 @@ pub fn timeout(turn: &Turn, taken: &[Event], automatic: Automatic, over: bool) -
         "max_auto_decisions": automatic.max,
         "your_turn_again": again,
         "decisions": if again { turn.decisions() } else { Vec::new() },
+        "commands": if again { turn.commands() } else { Vec::new() },
         "deadline": turn.deadline,
         "over": over,
     })

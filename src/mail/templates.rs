@@ -50,6 +50,9 @@ const SOURCES: &[(&str, &str)] = templates![
     "refusal.subject.txt",
     "refusal.txt",
     "refusal.html",
+    "invitation_answer.subject.txt",
+    "invitation_answer.txt",
+    "invitation_answer.html",
 ];
 
 pub struct Rendered {

@@ -120,6 +120,13 @@ impl Clocks {
             if !awaited[i] {
                 clock.due_at = None;
                 clock.remind_at = None;
+                if was_awaited[i] && decided != Some(i) {
+                    // What the last "your move" asked went away unanswered
+                    // (an offer withdrawn, a turn ended): the next decision
+                    // awaited gets a mail of its own.
+                    let decided = clock.turn_mail.map_or(0, |t| t.decided);
+                    clock.turn_mail = Some(TurnMail { decided, mailed: 0 });
+                }
             } else if !was_awaited[i] || decided == Some(i) || clock.due_at.is_none() {
                 let start = match clock.vacation_until {
                     Some(end) if end > now => end,
@@ -380,6 +387,26 @@ mod tests {
         c.start_vacation(0, 1, 0).unwrap();
         assert_eq!(c.seats[0].vacation_until, Some(3 * DAY_MS));
         assert_eq!(c.start_vacation(0, 1, 0), Err(VacationError::TooLong));
+    }
+
+    #[test]
+    fn a_turn_mail_whose_decision_went_away_no_longer_holds_the_next_back() {
+        let mut c = started(0);
+        c.seats[1].turn_mail = Some(TurnMail {
+            decided: 3,
+            mailed: 9,
+        });
+        // Seat 1 is asked (a trade offered to it), then no longer (seat 0
+        // withdrew it): its next decision is mailed again.
+        c.after_decision([true, true], [true, false], Some(0), H, LIMITS);
+        assert!(!c.seats[1].turn_mail.unwrap().unanswered());
+        // While still awaited, the mail stands.
+        c.seats[1].turn_mail = Some(TurnMail {
+            decided: 3,
+            mailed: 9,
+        });
+        c.after_decision([true, true], [true, true], Some(0), H, LIMITS);
+        assert!(c.seats[1].turn_mail.unwrap().unanswered());
     }
 
     #[test]

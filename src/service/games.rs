@@ -520,14 +520,15 @@ fn invite_in_tx(
     }
     let bytes: [u8; 24] = rand::rng().random();
     let token = hex::encode(bytes);
+    let id = uuid::Uuid::new_v4().to_string();
     db::insert_invitation(
         conn,
-        &uuid::Uuid::new_v4().to_string(),
+        &id,
         &game.id,
         email,
         &audit::sha256_hex(token.as_bytes()),
     )?;
-    notify::invitation(conn, game, email, &token, at)?;
+    notify::invitation(conn, game, &id, email, &token, at)?;
     Ok(token)
 }
 
@@ -546,8 +547,16 @@ pub fn invite(
 }
 
 fn pending_invitation(conn: &mut DbConnection, token: &str) -> Result<db::Invitation, Error> {
-    let inv = db::invitation_by_token_hash(conn, &audit::sha256_hex(token.trim().as_bytes()))?
-        .ok_or_else(|| Error::not_found("invitation"))?;
+    let inv = db::invitation_by_token_hash(conn, &audit::sha256_hex(token.trim().as_bytes()))?;
+    still_pending(inv)
+}
+
+fn pending_invitation_by_id(conn: &mut DbConnection, id: &str) -> Result<db::Invitation, Error> {
+    still_pending(db::invitation_by_id(conn, id)?)
+}
+
+fn still_pending(inv: Option<db::Invitation>) -> Result<db::Invitation, Error> {
+    let inv = inv.ok_or_else(|| Error::not_found("invitation"))?;
     if inv.status != "pending" {
         return Err(Error::conflict(
             "invitation_used",
@@ -574,61 +583,96 @@ pub fn accept(
 ) -> Result<GameDetail, Error> {
     crate::store::write_tx(conn, |conn| {
         let inv = pending_invitation(conn, token)?;
-        let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| Error::not_found("game"))?;
-        if game.status != status::OPEN {
-            return Err(Error::conflict(
-                "game_not_open",
-                "the game is no longer waiting for an opponent",
-            ));
-        }
-        if game.created_by == user {
-            return Err(Error::conflict(
-                "own_game",
-                "you cannot accept an invitation to your own game",
-            ));
-        }
-        db::set_invitation_status(conn, &inv.id, "accepted")?;
-        let seed = audit::decode_seed(&game.seed).ok_or_else(|| Error::internal("bad seed"))?;
-        let (seats, rolls) = audit::roll_off(
-            &seed,
-            game.created_by,
-            user,
-            game.creator_seat.map(|s| s as u8),
-        );
-        db::set_seats(conn, &game.id, &[(0, seats[0]), (1, seats[1])])?;
-        let config = game_config(&game)?;
-        let (mut state, events) = GameState::opening(&config, GameRng::from_seed_bytes(seed))
-            .map_err(|e| Error::internal(e.to_string()))?;
-        let action = ServerAction::Start {
-            seats,
-            roll_off: rolls,
-        };
-        let mut rows = NewRows::after(&game, now.at);
-        rows.push(Entry::server(None, &action)?, &events, &state)?;
-        rows.automated_steps(&mut state)?;
-        game.status = status::ACTIVE.into();
-        finish_update(&mut game, &state, &seats, &rows);
-        timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
-        notify::accepted(conn, &game, user, rows.at())?;
-        notify::after_move(conn, &mut game, &state, &seats, Some(user), &mut rows)?;
-        rows.write(conn, &mut game)?;
-        detail(conn, &game, user)
+        accept_in_tx(conn, user, &inv, now)
     })
+}
+
+/// [`accept`] for the invitation of id `invitation_id` (a reply to the
+/// invitation mail, whose address names it).
+pub fn accept_by_id(
+    conn: &mut DbConnection,
+    user: i64,
+    invitation_id: &str,
+    now: Now,
+) -> Result<GameDetail, Error> {
+    crate::store::write_tx(conn, |conn| {
+        let inv = pending_invitation_by_id(conn, invitation_id)?;
+        accept_in_tx(conn, user, &inv, now)
+    })
+}
+
+fn accept_in_tx(
+    conn: &mut DbConnection,
+    user: i64,
+    inv: &db::Invitation,
+    now: Now,
+) -> Result<GameDetail, Error> {
+    let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| Error::not_found("game"))?;
+    if game.status != status::OPEN {
+        return Err(Error::conflict(
+            "game_not_open",
+            "the game is no longer waiting for an opponent",
+        ));
+    }
+    if game.created_by == user {
+        return Err(Error::conflict(
+            "own_game",
+            "you cannot accept an invitation to your own game",
+        ));
+    }
+    db::set_invitation_status(conn, &inv.id, "accepted")?;
+    let seed = audit::decode_seed(&game.seed).ok_or_else(|| Error::internal("bad seed"))?;
+    let (seats, rolls) = audit::roll_off(
+        &seed,
+        game.created_by,
+        user,
+        game.creator_seat.map(|s| s as u8),
+    );
+    db::set_seats(conn, &game.id, &[(0, seats[0]), (1, seats[1])])?;
+    let config = game_config(&game)?;
+    let (mut state, events) = GameState::opening(&config, GameRng::from_seed_bytes(seed))
+        .map_err(|e| Error::internal(e.to_string()))?;
+    let action = ServerAction::Start {
+        seats,
+        roll_off: rolls,
+    };
+    let mut rows = NewRows::after(&game, now.at);
+    rows.push(Entry::server(None, &action)?, &events, &state)?;
+    rows.automated_steps(&mut state)?;
+    game.status = status::ACTIVE.into();
+    finish_update(&mut game, &state, &seats, &rows);
+    timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
+    notify::accepted(conn, &game, user, rows.at())?;
+    notify::after_move(conn, &mut game, &state, &seats, Some(user), &mut rows)?;
+    rows.write(conn, &mut game)?;
+    detail(conn, &game, user)
 }
 
 pub fn decline(conn: &mut DbConnection, token: &str, now: Now) -> Result<(), Error> {
     crate::store::write_tx(conn, |conn| {
         let inv = pending_invitation(conn, token)?;
-        let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| Error::not_found("game"))?;
-        db::set_invitation_status(conn, &inv.id, "declined")?;
-        if game.status == status::OPEN {
-            game.status = status::DECLINED.into();
-            game.updated_at = now.at;
-            db::save(conn, &mut game)?;
-            notify::declined(conn, &game, &inv.email, game.updated_at)?;
-        }
-        Ok(())
+        decline_in_tx(conn, &inv, now)
     })
+}
+
+/// [`decline`] for the invitation of id `invitation_id`.
+pub fn decline_by_id(conn: &mut DbConnection, invitation_id: &str, now: Now) -> Result<(), Error> {
+    crate::store::write_tx(conn, |conn| {
+        let inv = pending_invitation_by_id(conn, invitation_id)?;
+        decline_in_tx(conn, &inv, now)
+    })
+}
+
+fn decline_in_tx(conn: &mut DbConnection, inv: &db::Invitation, now: Now) -> Result<(), Error> {
+    let mut game = db::lock(conn, &inv.game_id)?.ok_or_else(|| Error::not_found("game"))?;
+    db::set_invitation_status(conn, &inv.id, "declined")?;
+    if game.status == status::OPEN {
+        game.status = status::DECLINED.into();
+        game.updated_at = now.at;
+        db::save(conn, &mut game)?;
+        notify::declined(conn, &game, &inv.email, game.updated_at)?;
+    }
+    Ok(())
 }
 
 pub fn cancel(

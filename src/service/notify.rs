@@ -72,16 +72,21 @@ fn wants_turn_mail(u: &users::User) -> bool {
     u.notify == users::notify::EVERY_MOVE
 }
 
-/// The invitation, to the invited address (which may have no account yet).
+/// The invitation `invitation_id`, to the invited address (which may have
+/// no account yet).
 pub fn invitation(
     conn: &mut DbConnection,
     game: &GameRow,
+    invitation_id: &str,
     email: &str,
     token: &str,
     at: i64,
 ) -> Result<(), Error> {
     let inviter = user(conn, game.created_by)?;
-    let context = contexts::invitation(&inviter.display_name, token, game.time_limit_secs / 3600);
+    let mut context =
+        contexts::invitation(&inviter.display_name, token, game.time_limit_secs / 3600);
+    // What its reply address names (`inbound::address`).
+    context["invitation_id"] = invitation_id.into();
     let invitee = users::by_email(conn, email)?;
     let mail = Mail {
         kind: kind::INVITATION,
@@ -93,6 +98,32 @@ pub fn invitation(
         latest: None,
     };
     queue(conn, mail, at)
+}
+
+/// The answer to a reply to an invitation that did not start the game,
+/// to the invited address: declined, or `failure` (code, detail) with the
+/// invitation still open. Sent at once, like every answer.
+pub fn invitation_answer(
+    conn: &mut DbConnection,
+    game: &GameRow,
+    email: &str,
+    failure: Option<(&str, &str)>,
+    at: i64,
+) -> Result<(), Error> {
+    let inviter = user(conn, game.created_by)?;
+    let context = contexts::invitation_answer(&inviter.display_name, failure);
+    let mail = Mail {
+        kind: kind::INVITATION_ANSWER,
+        game,
+        user: None,
+        recipient: email,
+        game_seq: None,
+        context,
+        latest: None,
+    };
+    let mut row = compose(mail, at);
+    row.user_id = users::by_email(conn, email)?.map(|u| u.id);
+    Ok(outbox::insert(conn, &row)?)
 }
 
 /// Tells the creator that `acceptor` accepted.

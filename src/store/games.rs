@@ -567,6 +567,14 @@ pub fn invitation_by_token_hash(
         .optional()?)
 }
 
+pub fn invitation_by_id(conn: &mut DbConnection, id: &str) -> StoreResult<Option<Invitation>> {
+    Ok(invitations::table
+        .find(id)
+        .select(Invitation::as_select())
+        .first(conn)
+        .optional()?)
+}
+
 pub fn invitations_of_game(conn: &mut DbConnection, game_id: &str) -> StoreResult<Vec<Invitation>> {
     Ok(invitations::table
         .filter(invitations::game_id.eq(game_id))

@@ -34,6 +34,9 @@ pub mod kind {
     pub const ANSWER: &str = "answer";
     /// The answer to a mail the server could not read as a reply.
     pub const REFUSAL: &str = "refusal";
+    /// The answer to a reply to an invitation that did not start the game
+    /// (declined, or not taken).
+    pub const INVITATION_ANSWER: &str = "invitation_answer";
 }
 
 #[derive(Insertable, Clone, Debug)]
