@@ -9,17 +9,24 @@
 //!
 //! The game's seed is fixed (set before the invitation is accepted), so
 //! the game, and which decisions it comes to, are the same on every run.
+//! The development cards that game never deals in time (Year of Plenty,
+//! Monopoly, Road Building) are played by reply in a second game, steered
+//! over the API to a player who holds them.
 
 mod common;
 
 use common::dkim::Signer;
 use common::dns::NameServer;
 use common::smtp::{self, Received, SmtpSink};
+use common::steer::Steer;
 use common::{Api, Backend, TestServer, game};
 use diesel::prelude::*;
 use hexpost::inbound::token::{InvitationClaims, ReplyKeys};
 use hexpost::store::schema::{games, inbound_mails, outbox};
 use hexpost_engine::rng::GameRng;
+use hexpost_engine::{
+    Action, Cards, DevCard, DevCounts, GameState, LegalAction, Resource, Seat, sim,
+};
 use serde_json::json;
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -281,6 +288,364 @@ fn invitations_are_answered_by_reply() {
     assert_eq!(t.status(), "open");
 }
 
+/// Monopoly, Year of Plenty, Road Building and a knight, each played by a
+/// reply to the server's mail, the command written from the mail's list.
+/// The whole game above never deals the first three in time, so this game
+/// is first steered over the API (tests/common/steer.rs) to the start of a
+/// turn of a player who holds all four; from then on both players only
+/// reply, one card a turn. Each answer says what was applied, the card's
+/// events in words and the next decision; the API's views and log agree.
+#[test]
+fn development_cards_are_played_by_reply() {
+    let Some(py) = smtp::python() else { return };
+    let started = Instant::now();
+    let mut table = Table::new(&py, Backend::Postgres);
+    let token = table.create_game();
+    table.fix_seed();
+    table.players[1]
+        .api
+        .post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
+        .ok();
+    let t = &table;
+    let apis = [&t.players[0].api, &t.players[1].api];
+    let mut steer = Steer::new(&t.server, apis, &t.game_id);
+    let seat = steer.reach(card_hoarder, 4_000, holding_every_card);
+    eprintln!(
+        "steered to move {} in {:.1} s",
+        steer.move_number(),
+        started.elapsed().as_secs_f64()
+    );
+    let p = steer.who(seat);
+    let q = 1 - p;
+    let me = t.players[p].name.clone();
+    let opp = t.players[q].name.clone();
+    t.settle();
+    let mut mails = Mailroom::default();
+    mails.absorb(t);
+    // The opponent's last decision mail was answered over the API.
+    mails.pending[q] = None;
+    let mut policy = Policy::new();
+    let played = t.played(p);
+
+    // Monopoly, on the resource the opponent holds most of.
+    let theirs = t.hand(q);
+    let resource = *RESOURCES.iter().max_by_key(|r| theirs[res(r)]).unwrap();
+    let taken = theirs[res(resource)];
+    assert!(taken > 0, "the opponent holds {theirs:?}");
+    let before = t.hand(p);
+    turn_start(&mails, p, "MONO");
+    let line = format!("MONO {resource}");
+    let answer = play_card(t, &mut mails, p, (&line, &line), "Monopoly");
+    assert_event(
+        &answer,
+        &[&format!(
+            "{me} named {resource} for Monopoly and took {taken} from {opp}."
+        )],
+    );
+    let mut expected = before;
+    expected[res(resource)] += taken;
+    assert_eq!(t.hand(p), expected, "the monopoly's take in the hand");
+    assert_eq!(t.hand(q)[res(resource)], 0, "taken from the opponent");
+    assert_eq!(
+        t.last_decision(p),
+        Action::PlayMonopoly {
+            resource: res(resource)
+        }
+    );
+    to_next_turn(t, &mut mails, &mut policy, p);
+
+    // Year of Plenty: the resources the hand has least of.
+    let before = t.hand(p);
+    let text = turn_start(&mails, p, "YOP");
+    let n = number_after(&text, "name ") as usize;
+    let mut wanted = RESOURCES;
+    wanted.sort_by_key(|r| before[res(r)]);
+    let wanted = &wanted[..n];
+    let line = format!("YOP {}", wanted.join(" "));
+    let answer = play_card(t, &mut mails, p, (&line, &line), "Year of Plenty");
+    let mut expected = before;
+    for r in wanted {
+        expected[res(r)] += 1;
+    }
+    let gained: Vec<String> = RESOURCES
+        .iter()
+        .filter(|r| wanted.contains(r))
+        .map(|r| format!("1 {r}"))
+        .collect();
+    assert_event(
+        &answer,
+        &[&format!(
+            "{me} took {} from the bank (Year of Plenty).",
+            gained.join(" and ")
+        )],
+    );
+    assert_eq!(t.hand(p), expected, "the resources gained");
+    assert_eq!(
+        t.last_decision(p),
+        Action::PlayYearOfPlenty {
+            resources: wanted.iter().map(|r| res(r)).collect()
+        }
+    );
+    to_next_turn(t, &mut mails, &mut policy, p);
+
+    // Road Building: two free roads, each owing a neutral road, each
+    // built by a reply to the answer that asks for it.
+    let roads_before = t.roads(p);
+    turn_start(&mails, p, "RB");
+    let mut answer = play_card(t, &mut mails, p, ("RB", "RB"), "Road Building");
+    let mut built = Vec::new();
+    let mut neutral = 0;
+    loop {
+        let next = Decision::read(&answer);
+        if next.has("R") {
+            break;
+        }
+        let line = match next.line("D") {
+            Some(text) => {
+                assert!(!next.has("E"), "a free road is asked for alone");
+                let edge = ids_after(text, "edges ")[0];
+                built.push(edge);
+                format!("D{edge}")
+            }
+            None => {
+                assert!(next.has("ND"), "not Road Building's: {:?}", next.menu);
+                neutral += 1;
+                policy.forced(&next, &opp).unwrap()
+            }
+        };
+        answer = reply(t, &mut mails, p, &line);
+        if let Some(edge) = line.strip_prefix('D') {
+            assert_event(
+                &answer,
+                &[&format!("{me} built a road for free on edge {edge}, ")],
+            );
+        }
+    }
+    assert_eq!(built.len(), 2, "two free roads");
+    assert_eq!(neutral, 2, "a neutral road for each");
+    let mut expected = roads_before;
+    expected.extend(&built);
+    expected.sort();
+    assert_eq!(t.roads(p), expected, "the roads built");
+    let logged: Vec<Action> = t
+        .decisions(p)
+        .into_iter()
+        .filter(|a| matches!(a, Action::BuildRoad { .. } | Action::PlayRoadBuilding))
+        .rev()
+        .take(3)
+        .collect();
+    let mut made: Vec<Action> = built
+        .iter()
+        .rev()
+        .map(|&edge| Action::BuildRoad { edge: edge as u8 })
+        .collect();
+    made.push(Action::PlayRoadBuilding);
+    assert_eq!(logged, made, "the log has the card and its roads");
+    to_next_turn(t, &mut mails, &mut policy, p);
+
+    // A knight, robbing the opponent.
+    let text = turn_start(&mails, p, "K");
+    let target = policy.robber(&text, &opp);
+    assert!(target.ends_with(&format!(" {opp}")), "{target}");
+    let held = [p, q].map(|i| t.hand(i).total());
+    let hex: u8 = target.split(' ').next().unwrap().parse().unwrap();
+    // The server writes the victim by the colour of their seat.
+    let colour = ["red", "blue"][seat.opponent().index()];
+    let answer = play_card(
+        t,
+        &mut mails,
+        p,
+        (&format!("K {target}"), &format!("K {hex} {colour}")),
+        "a knight",
+    );
+    let robbed = format!("{me} moved the robber to ");
+    assert_event(&answer, &[&robbed, &format!(" (hex {hex}).")]);
+    assert_event(
+        &answer,
+        &[&format!("{me} stole 1 "), &format!(" from {opp}.")],
+    );
+    assert_eq!(
+        [p, q].map(|i| t.hand(i).total()),
+        [held[0] + 1, held[1] - 1]
+    );
+    let seen = game(&t.players[q].api, &t.game_id);
+    assert_eq!(seen["view"]["robber"], hex, "as the opponent sees it");
+    assert_eq!(
+        t.last_decision(p),
+        Action::PlayKnight {
+            hex,
+            victim: Some(seat.opponent())
+        }
+    );
+    // The opponent sees the four cards played, and nothing else.
+    let mut expected = played;
+    for card in [
+        DevCard::Monopoly,
+        DevCard::YearOfPlenty,
+        DevCard::RoadBuilding,
+        DevCard::Knight,
+    ] {
+        expected[card] += 1;
+    }
+    assert_eq!(t.played(p), expected);
+    eprintln!(
+        "the cards played by reply after {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// Buys every development card it can and plays none; otherwise random,
+/// without trade offers: the cards pile up in the hands.
+fn card_hoarder(
+    s: &GameState,
+    seat: Seat,
+    legal: &[LegalAction],
+    rng: &mut GameRng,
+) -> Option<Action> {
+    if legal.contains(&LegalAction::BuyDevelopmentCard) {
+        return Some(Action::BuyDevelopmentCard);
+    }
+    let keep: Vec<LegalAction> = legal
+        .iter()
+        .filter(|l| {
+            !matches!(
+                l,
+                LegalAction::PlayKnight { .. }
+                    | LegalAction::PlayRoadBuilding
+                    | LegalAction::PlayYearOfPlenty { .. }
+                    | LegalAction::PlayMonopoly
+            )
+        })
+        .cloned()
+        .collect();
+    let policy = sim::Policy {
+        domestic_trade: false,
+    };
+    sim::random_action_with(s, seat, &keep, rng, policy)
+}
+
+/// The seat about to roll that may play each of the four cards (with two
+/// roads left for Road Building), while the opponent holds cards for its
+/// Monopoly.
+fn holding_every_card(s: &GameState) -> Option<Seat> {
+    let seat = s.active;
+    if s.awaiting().first() != Some(&seat) || s.awaiting().len() != 1 {
+        return None;
+    }
+    let legal = s.legal_actions(seat);
+    let offered = |f: fn(&LegalAction) -> bool| legal.iter().any(f);
+    (offered(|l| matches!(l, LegalAction::RollDice))
+        && offered(|l| matches!(l, LegalAction::PlayMonopoly))
+        && offered(|l| matches!(l, LegalAction::PlayYearOfPlenty { .. }))
+        && offered(|l| matches!(l, LegalAction::PlayRoadBuilding))
+        && offered(|l| matches!(l, LegalAction::PlayKnight { .. }))
+        && s.player(seat).roads_left >= 2
+        && s.player(seat.opponent()).hand.total() > 0)
+        .then_some(seat)
+}
+
+/// The menu line of `key` in `p`'s pending mail, which starts a turn (the
+/// roll still to come), offering the card.
+fn turn_start(mails: &Mailroom, p: usize, key: &str) -> String {
+    let mail = mails.pending[p].as_ref().expect("a decision mail");
+    let d = Decision::read(mail);
+    assert!(d.has("R"), "not a turn's start: {:?}", d.menu);
+    d.line(key)
+        .unwrap_or_else(|| panic!("{key} not offered: {:?}", d.menu))
+        .to_string()
+}
+
+/// Replies with `line` to `p`'s pending mail and returns the answer,
+/// which says that it was applied.
+fn reply(t: &Table, mails: &mut Mailroom, p: usize, line: &str) -> Received {
+    let answer = send_reply(t, mails, p, line);
+    assert_eq!(applied_count(&answer.text), 1, "{line}: {}", answer.text);
+    answer
+}
+
+/// Replies with `line` to `p`'s pending mail and returns the answer.
+fn send_reply(t: &Table, mails: &mut Mailroom, p: usize, line: &str) -> Received {
+    let mail = mails.pending[p].take().expect("a decision mail");
+    t.deliver(p, &mail, &[line.to_string()]);
+    t.settle();
+    mails.answer_to(t, p)
+}
+
+/// Plays a card by replying with `line`: the answer says it applied the
+/// line (as `applied`, the server's own spelling of it), names the card
+/// played and asks for the next decision, with no second card (one a
+/// turn).
+fn play_card(
+    t: &Table,
+    mails: &mut Mailroom,
+    p: usize,
+    (line, applied): (&str, &str),
+    card: &str,
+) -> Received {
+    let answer = reply(t, mails, p, line);
+    assert!(
+        flat(&answer.text).contains(&format!("Applied from your reply:\n- {applied}\n")),
+        "{}",
+        answer.text
+    );
+    assert_event(&answer, &[&format!("{} played {card}.", t.players[p].name)]);
+    assert!(answer.header("reply-to").is_some(), "{}", answer.text);
+    let next = Decision::read(&answer);
+    assert!(!next.menu.is_empty(), "{}", answer.text);
+    for key in ["K", "RB", "YOP", "MONO"] {
+        assert!(!next.has(key), "a second card offered: {:?}", next.menu);
+    }
+    answer
+}
+
+/// Both players reply (the roll, what it asks for, the end of the turn)
+/// until `p`'s next turn starts.
+fn to_next_turn(t: &Table, mails: &mut Mailroom, policy: &mut Policy, p: usize) {
+    let turn = t.turn();
+    loop {
+        let who = mails.next_to_answer().expect("someone is asked");
+        let d = Decision::read(mails.pending[who].as_ref().unwrap());
+        if who == p && d.has("R") && t.turn() > turn {
+            return;
+        }
+        let opponent = t.players[1 - who].name.clone();
+        let line = match policy.forced(&d, &opponent) {
+            Some(line) => line,
+            None if d.has("R") => "R".into(),
+            None => "E".into(),
+        };
+        // Both players may be asked to discard at once: the second
+        // reply then answers a mail the first one made stale, and its
+        // answer asks again.
+        let answer = send_reply(t, mails, who, &line);
+        assert!(
+            applied_count(&answer.text) == 1 || stale(&answer),
+            "{line}: {}",
+            answer.text
+        );
+    }
+}
+
+/// One of the answer's events (a line each, a capital first) has all of
+/// `parts`, the first at its start.
+fn assert_event(answer: &Received, parts: &[&str]) {
+    let text = flat(&answer.text);
+    let (_, events) = text
+        .split_once("What happened since your last decision:\n")
+        .unwrap_or_else(|| panic!("no events: {text}"));
+    let mut start = format!("- {}", parts[0]);
+    start[2..3].make_ascii_uppercase();
+    let said = events
+        .lines()
+        .take_while(|l| l.starts_with("- "))
+        .any(|l| l.starts_with(&start) && parts[1..].iter().all(|p| l.contains(p)));
+    assert!(said, "{parts:?} not in the events: {text}");
+}
+
+fn res(name: &str) -> Resource {
+    serde_json::from_value(json!(name)).unwrap()
+}
+
 /// A server with replies on and its inbound listener, two players, and
 /// their game of catan_for_two, started with a fixed seed.
 struct Table {
@@ -446,6 +811,65 @@ impl Table {
             );
             std::thread::sleep(Duration::from_millis(10));
         }
+    }
+
+    /// What player `p` sees of the game.
+    fn view_of(&self, p: usize) -> serde_json::Value {
+        game(&self.players[p].api, &self.game_id)
+    }
+
+    /// Player `p`'s resources, as the API shows them to `p`.
+    fn hand(&self, p: usize) -> Cards {
+        serde_json::from_value(self.view_of(p)["view"]["you"]["resources"].clone()).unwrap()
+    }
+
+    /// The edges of player `p`'s roads, in order.
+    fn roads(&self, p: usize) -> Vec<u32> {
+        let g = self.view_of(p);
+        let mut edges: Vec<u32> = g["view"]["roads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["owner"] == g["your_seat"])
+            .map(|r| r["edge"].as_u64().unwrap() as u32)
+            .collect();
+        edges.sort();
+        edges
+    }
+
+    /// The development cards player `p` has played, as the opponent sees
+    /// them.
+    fn played(&self, p: usize) -> DevCounts {
+        let g = self.view_of(1 - p);
+        let seat = 1 - g["your_seat"].as_u64().unwrap();
+        let theirs = g["view"]["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["seat"] == seat)
+            .unwrap()
+            .clone();
+        serde_json::from_value(theirs["played_dev"].clone()).unwrap()
+    }
+
+    fn turn(&self) -> u64 {
+        self.view_of(0)["view"]["turn"].as_u64().unwrap()
+    }
+
+    /// Player `p`'s decisions in the log, in order.
+    fn decisions(&self, p: usize) -> Vec<Action> {
+        self.players[p]
+            .api
+            .full_log(&self.game_id, false)
+            .iter()
+            .filter(|r| r["actor"].as_str().is_some_and(|a| a.starts_with("seat:")))
+            .filter(|r| r["user_id"] == self.players[p].user_id)
+            .map(|r| serde_json::from_value(r["action"].clone()).unwrap())
+            .collect()
+    }
+
+    fn last_decision(&self, p: usize) -> Action {
+        self.decisions(p).pop().expect("a decision of the player")
     }
 
     fn move_number(&self) -> i64 {

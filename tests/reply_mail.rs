@@ -11,13 +11,17 @@ mod common;
 
 use common::dkim::Signer;
 use common::dns::NameServer;
+use common::process::ServeProcess;
 use common::smtp::{self, Received, SmtpSink};
 use common::{Api, Backend, TestServer, game};
 use diesel::prelude::*;
+use futures_util::TryStreamExt;
 use hexpost::inbound::token::{ReplyClaims, ReplyKeys};
+use hexpost::inbound::transport::imap::{connect, contents};
 use hexpost::store::schema::{inbound_mails, outbox};
 use hexpost_engine::LegalAction;
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -45,6 +49,31 @@ struct Table {
     game_id: String,
 }
 
+/// The settings of a server that takes replies, with the DNS server that
+/// publishes the players' DKIM key and the outgoing SMTP server.
+fn replies_on<'a>(dns: &'a str, smtp: &'a str) -> [(&'a str, &'a str); 8] {
+    [
+        ("INBOUND_DNS_SERVERS", dns),
+        ("SMTP_URL", smtp),
+        ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
+        ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
+        ("MAIL_POLL_INTERVAL_MS", "50"),
+        ("REPLY_DOMAIN", DOMAIN),
+        ("REPLY_MAX_BYTES", MAX_BYTES),
+        ("JWT_KEYS", KEYS),
+    ]
+}
+
+/// The settings that poll the test mailbox's INBOX at `url`.
+fn polling(url: &str) -> [(&str, &str); 4] {
+    [
+        ("IMAP_URL", url),
+        ("IMAP_USER", common::dovecot::USER),
+        ("IMAP_PASSWORD", common::dovecot::PASSWORD),
+        ("IMAP_POLL_SECS", "1"),
+    ]
+}
+
 fn table(py: &str, backend: Backend) -> Table {
     table_with(py, backend, &[])
 }
@@ -56,16 +85,7 @@ fn table_with(py: &str, backend: Backend, extra: &[(&str, &str)]) -> Table {
     dns.publish(&Signer::record_name(PLAYERS), &provider().record);
     let dns_addr = dns.addr.to_string();
     let mut settings: Vec<(&str, &str)> = extra.to_vec();
-    settings.extend_from_slice(&[
-        ("INBOUND_DNS_SERVERS", dns_addr.as_str()),
-        ("SMTP_URL", url.as_str()),
-        ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
-        ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
-        ("MAIL_POLL_INTERVAL_MS", "50"),
-        ("REPLY_DOMAIN", DOMAIN),
-        ("REPLY_MAX_BYTES", MAX_BYTES),
-        ("JWT_KEYS", KEYS),
-    ]);
+    settings.extend(replies_on(&dns_addr, &url));
     let server = TestServer::start_with(backend, &settings);
     let api = server.client();
     let (ada, ada_id) = api.register("ada");
@@ -883,16 +903,7 @@ fn a_reply_delivered_to_the_polled_mailbox_is_played_and_answered() {
     }
     let mailbox = common::dovecot::Dovecot::running();
     let url = mailbox.url().to_string();
-    let t = table_with(
-        &py,
-        Backend::Postgres,
-        &[
-            ("IMAP_URL", &url),
-            ("IMAP_USER", common::dovecot::USER),
-            ("IMAP_PASSWORD", common::dovecot::PASSWORD),
-            ("IMAP_POLL_SECS", "1"),
-        ],
-    );
+    let t = table_with(&py, Backend::Postgres, &polling(&url));
     let (who, at) = t.to_a_roll();
     let email = &t.emails[who];
     let turn = t.turn_mail(email, at);
@@ -919,4 +930,133 @@ fn a_reply_delivered_to_the_polled_mailbox_is_played_and_answered() {
         t.recorded("imap1@mail.example.org"),
         ("applied".into(), 1, Some("imap".into()))
     );
+}
+
+/// Two instances of `hexpost serve` on one database poll one mailbox whose
+/// server advertises no CONDSTORE, so that each claims a message by moving
+/// it to the processed mailbox (the server's COPYUID names the move that
+/// took it) instead of with a keyword. Replies to four games land in the
+/// mailbox at once: each is played once, recorded once and answered once,
+/// and filed.
+#[test]
+fn two_instances_polling_a_mailbox_without_condstore_play_each_reply_once() {
+    let Some(py) = python() else { return };
+    if !common::dovecot::available() {
+        return;
+    }
+    let mailbox = common::dovecot::Dovecot::without_condstore();
+    let url = mailbox.url().to_string();
+    let imap = polling(&url);
+    let mut t = table_with(&py, Backend::Postgres, &imap);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let settings = mailbox.settings(Duration::from_secs(1));
+    let advertised = runtime.block_on(async {
+        let mut session = connect(&settings).await.unwrap();
+        let capabilities = session.capabilities().await.unwrap();
+        let names = ["CONDSTORE", "MOVE", "UIDPLUS"].map(|c| capabilities.has_str(c));
+        session.logout().await.unwrap();
+        names
+    });
+    assert_eq!(advertised, [false, true, true], "CONDSTORE, MOVE, UIDPLUS");
+
+    // Four games, each at a roll; a reply to each turn mail.
+    let mut replies = Vec::new();
+    for k in 0..4 {
+        if k > 0 {
+            let created = t.players[0].post(
+                "/api/v1/games",
+                &json!({"variant": "standard", "opponent_email": "bob@example.org"}),
+            );
+            let body = created.ok().clone();
+            t.game_id = body["game"]["id"].as_str().unwrap().to_string();
+            let token = body["invite_token"].as_str().unwrap();
+            t.players[1]
+                .post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
+                .ok();
+        }
+        let (who, at) = t.to_a_roll();
+        let email = t.emails[who].clone();
+        let link = format!("/games/{}", t.game_id);
+        let turn = t.mail(0, &email, "Your move", |m| {
+            m.subject().ends_with(&format!("move {at})")) && m.text.contains(&link)
+        });
+        let id = format!("nocondstore{k}@mail.example.org");
+        let raw = reply(
+            &email,
+            &reply_address(&turn),
+            &id,
+            &format!("R\r\n{}", quoted(&turn)),
+        );
+        let rows = t.player_rows(who).len();
+        replies.push((t.game_id.clone(), who, at, rows, id, raw));
+    }
+
+    let dns = t.dns.addr.to_string();
+    let smtp_url = t.sink.url();
+    let mut vars = vec![("DATABASE_URL", t.server.database_url.as_str())];
+    vars.extend(replies_on(&dns, &smtp_url));
+    vars.extend(imap);
+    let second = ServeProcess::start(&t.server.data_dir.join("second"), &vars);
+    let answers = t.answers_queued();
+    runtime.block_on(async {
+        for (.., raw) in &replies {
+            mailbox.append(raw, None).await;
+        }
+    });
+
+    let start = Instant::now();
+    for (game_id, who, at, rows, id, _) in &replies {
+        t.game_id = game_id.clone();
+        while t.move_number() == *at {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "{id} not played: {}",
+                second.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(
+            t.recorded(id),
+            ("applied".into(), 1, Some("imap".into())),
+            "{id}"
+        );
+        let moves = t.player_rows(*who);
+        assert_eq!(moves.len(), rows + 1, "{id}: one move");
+        assert_eq!(moves.last().unwrap()["action"]["type"], "roll_dice");
+    }
+    // Further rounds of both pollers take nothing again.
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(t.answers_queued(), answers + 4, "one answer each");
+    let (inbox, processed) = runtime.block_on(async {
+        let mut session = connect(&settings).await.unwrap();
+        let inbox = contents(&mut session, "INBOX").await.unwrap();
+        let processed = contents(&mut session, common::dovecot::PROCESSED)
+            .await
+            .unwrap();
+        // Claimed by moving: no message carries the keyword claim.
+        let flags: Vec<_> = session
+            .uid_fetch("1:*", "FLAGS")
+            .await
+            .unwrap()
+            .try_collect()
+            .await
+            .unwrap();
+        for message in &flags {
+            let keyword = async_imap::types::Flag::Custom("$HexpostTaken".into());
+            assert!(!message.flags().any(|f| f == keyword));
+        }
+        session.logout().await.unwrap();
+        (inbox, processed)
+    });
+    assert!(inbox.is_empty());
+    // Both pollers' moves of one message may go through: Dovecot then
+    // answers each with a COPYUID and files a copy for each, so the
+    // processed mailbox may hold a message twice; it was played once all
+    // the same (above).
+    let filed: BTreeSet<String> = processed.values().map(|raw| message_id(raw)).collect();
+    let sent: BTreeSet<String> = replies.iter().map(|(.., raw)| message_id(raw)).collect();
+    assert_eq!(filed, sent, "each filed");
 }

@@ -40,6 +40,21 @@ pub struct Dovecot {
 impl Dovecot {
     /// A server already accepting logins.
     pub fn running() -> Dovecot {
+        Self::configured("")
+    }
+
+    /// A server that advertises no CONDSTORE, as some providers' servers
+    /// do (Dovecot still accepts the extension's commands; what a client
+    /// may rely on is what is advertised).
+    pub fn without_condstore() -> Dovecot {
+        Self::configured(
+            "protocol imap {\n  imap_capability = IMAP4rev1 LITERAL+ SASL-IR ID ENABLE \
+             IDLE UIDPLUS MOVE NAMESPACE CHILDREN UNSELECT\n}\n",
+        )
+    }
+
+    /// A server with `extra` added to its configuration.
+    fn configured(extra: &str) -> Dovecot {
         let dir = std::env::temp_dir().join(format!(
             "hexpost-dovecot-{}-{}",
             std::process::id(),
@@ -64,7 +79,7 @@ impl Dovecot {
              userdb {{\n  driver = static\n  args = uid=nobody gid=nogroup home={d}/mail/%u\n}}\n\
              service imap-login {{\n  chroot =\n  inet_listener imap {{\n    port = {port}\n  }}\n\
              \x20 inet_listener imaps {{\n    port = 0\n  }}\n}}\n\
-             service anvil {{\n  chroot =\n}}\n"
+             service anvil {{\n  chroot =\n}}\n{extra}"
         );
         std::fs::write(dir.join("dovecot.conf"), config).unwrap();
         let mut server = Dovecot {
