@@ -15,7 +15,8 @@
 //! a message another session has just moved with a `COPYUID` too. Without
 //! CONDSTORE the poller falls back to that move as its claim (`COPYUID`,
 //! RFC 4315), right for one poller; the pipeline's Message-ID record still
-//! applies a message once if two take it.
+//! applies a message once if two take it, though the processed mailbox may
+//! then hold two copies of it (both moves reported success).
 //!
 //! A message whose claim stays in the mailbox for `claim_timeout` (its
 //! poller died between the claim and the move) is released the same
