@@ -96,6 +96,7 @@ export function nextGesture(g, trades) {
   }
   if (by.build_road?.free) return board(by.build_road);
   if (by.build_neutral_road) return board(by.build_neutral_road);
+  if (by.build_neutral_settlement) return board(by.build_neutral_settlement);
   // The base game's buttons, by the action they send: their labels are
   // the decisions panel's to word.
   if (by.accept_trade) return { click: 'button[data-action="accept_trade"]' };
