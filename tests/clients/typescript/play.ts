@@ -23,7 +23,7 @@ const { values: opts } = parseArgs({
     variant: { type: "string", multiple: true },
     "vp-target": { type: "string", default: "6" },
     seed: { type: "string", default: "1" },
-    "max-moves": { type: "string", default: "2000" },
+    "max-moves": { type: "string", default: "5000" },
   },
 });
 if (!opts.url || !opts.spec || !opts.variant) throw new Error("--url, --spec and --variant are required");
@@ -134,6 +134,7 @@ const PREFERENCE: LegalAction["type"][] = [
   "play_knight",
   "build_road",
   "buy_development_card",
+  "maritime_trade",
   "decline_trade",
   "decline_neutral_trade",
   "end_turn",
@@ -157,6 +158,25 @@ function cards(view: GameView, count: number, keep?: string): Record<string, num
     out[kind] = (out[kind] ?? 0) + 1;
   }
   return out;
+}
+
+// Receives the bank has refused for want of stock on the current move;
+// the driver does not ask for them again until the game moves on.
+let shortage = { move: -1, refused: new Set<Resource>() };
+
+// Without trading with the bank a hand of one kind can stall a game for
+// hundreds of moves: one card of the scarcest kind, paid from the pile
+// with the most to spare beyond its ratio.
+function maritimeTrade(options: Schemas["MaritimeOption"][], view: GameView): Action | undefined {
+  const have = hand(view);
+  const surplus = (o: Schemas["MaritimeOption"]) => (have[o.give] ?? 0) - o.ratio;
+  const spare = options.filter((o) => surplus(o) > 0).sort((a, b) => surplus(b) - surplus(a))[0];
+  if (!spare) return undefined;
+  const wanted = spare.receive.filter((r) => r !== spare.give && !shortage.refused.has(r));
+  if (!wanted.length) return undefined;
+  const fewest = Math.min(...wanted.map((r) => have[r] ?? 0));
+  const receive = pick(wanted.filter((r) => (have[r] ?? 0) === fewest));
+  return { type: "maritime_trade", give: spare.give, receive, ratio: spare.ratio };
 }
 
 // The action sent for one entry (docs/clients.md, "From a legal-action
@@ -189,6 +209,8 @@ function toAction(entry: LegalAction, view: GameView): Action | undefined {
     }
     case "play_monopoly":
       return { type: entry.type, resource: "ore" };
+    case "maritime_trade":
+      return maritimeTrade(entry.options, view);
     case "accept_neutral_trade": {
       const receive = pick(entry.receive);
       return { type: entry.type, receive, give: cards(view, entry.give, receive) };
@@ -233,13 +255,17 @@ async function play(players: Player[], gameId: string, maxMoves: number): Promis
     const i = details.findIndex((d) => d.legal_actions.length > 0);
     const detail = details[i];
     if (!detail || !detail.view) throw new SchemaMismatch(`an active game awaits nobody at move ${first.move_number}`);
+    if (shortage.move !== detail.move_number) shortage = { move: detail.move_number, refused: new Set() };
     const action = choose(detail.view, detail.legal_actions);
     const r = await players[i]!.api.POST("/api/v1/games/{game_id}/moves", {
       ...path,
       headers: { "Idempotency-Key": randomUUID() },
       body: { expected_move_number: detail.move_number, action },
     });
-    if (r.error && r.response.status === 422 && "reason" in r.error && r.error.reason?.code === "bank_shortage") continue;
+    if (r.error && r.response.status === 422 && "reason" in r.error && r.error.reason?.code === "bank_shortage") {
+      if (action.type === "maritime_trade") shortage.refused.add(action.receive);
+      continue;
+    }
     ok("move", r);
   }
   throw new SchemaMismatch(`no end after ${maxMoves} moves`);
