@@ -75,6 +75,15 @@ async fn send(
     .unwrap()
 }
 
+/// `raw` as the listener hands it on: a `Delivered-To` field for each
+/// envelope recipient first.
+fn delivered(recipients: &[&str], raw: Vec<u8>) -> Vec<u8> {
+    let fields = recipients
+        .iter()
+        .map(|to| format!("Delivered-To: {to}\r\n"));
+    [fields.collect::<String>().into_bytes(), raw].concat()
+}
+
 fn code(error: &lettre::transport::smtp::Error) -> String {
     error
         .status()
@@ -83,15 +92,18 @@ fn code(error: &lettre::transport::smtp::Error) -> String {
 }
 
 #[tokio::test]
-async fn a_message_sent_over_smtp_reaches_the_sink_byte_for_byte() {
+async fn a_message_sent_over_smtp_reaches_the_sink_byte_for_byte_with_its_recipient() {
     let recorder = Recorder::new();
     let (addr, _stop) = listen(settings(Protocol::Smtp), &recorder).await;
     send(addr, "r-1@replies.example", reply(1)).await.unwrap();
     send(addr, "r-2@REPLIES.example", reply(2)).await.unwrap();
     assert_eq!(
         recorder.received(),
-        vec![(reply(1), Via::Smtp), (reply(2), Via::Smtp)],
-        "dot-stuffing undone, nothing added or lost"
+        vec![
+            (delivered(&["r-1@replies.example"], reply(1)), Via::Smtp),
+            (delivered(&["r-2@REPLIES.example"], reply(2)), Via::Smtp)
+        ],
+        "dot-stuffing undone, the envelope recipient added, nothing else added or lost"
     );
 }
 
@@ -121,7 +133,8 @@ async fn a_message_over_the_size_limit_gets_552_and_the_next_one_gets_through() 
     assert_eq!(code(&error), "552", "{error}");
     assert!(recorder.received().is_empty());
     send(addr, "r-2@replies.example", reply(2)).await.unwrap();
-    assert_eq!(recorder.received(), vec![(reply(2), Via::Smtp)]);
+    let second = delivered(&["r-2@replies.example"], reply(2));
+    assert_eq!(recorder.received(), vec![(second, Via::Smtp)]);
 }
 
 #[tokio::test]
@@ -173,7 +186,12 @@ print(c.quit()[0])
         ["250", "250", "250", "550", "250", "250", "221"],
         "LHLO, two recipients taken, one refused, one reply per taken recipient, QUIT"
     );
-    assert_eq!(recorder.received(), vec![(reply(1), Via::Lmtp)]);
+    let both = ["r-1@replies.example", "r-2@replies.example"];
+    assert_eq!(
+        recorder.received(),
+        vec![(delivered(&both, reply(1)), Via::Lmtp)],
+        "the taken recipients only"
+    );
 }
 
 /// Reads what the server says first on a fresh connection.

@@ -1060,3 +1060,28 @@ fn two_instances_polling_a_mailbox_without_condstore_play_each_reply_once() {
     let sent: BTreeSet<String> = replies.iter().map(|(.., raw)| message_id(raw)).collect();
     assert_eq!(filed, sent, "each filed");
 }
+
+/// The listener is a reply's final delivery: a reply whose reply address
+/// is only in the envelope (sent as Bcc, or to an alias the player's MTA
+/// rewrote) is found in the `Delivered-To` field the listener adds.
+#[test]
+fn a_reply_addressed_only_in_the_envelope_reaches_its_game_through_the_listener() {
+    let Some(py) = python() else { return };
+    let listen = free_listen_address();
+    let t = table_with(&py, Backend::Sqlite, &[("INBOUND_LISTEN", &listen)]);
+    let (who, at) = t.to_a_roll();
+    let email = &t.emails[who];
+    let address = reply_address(&t.turn_mail(email, at));
+    let bcc = reply(
+        email,
+        "undisclosed-recipients:;",
+        "bcc@mail.example.org",
+        "R",
+    );
+    relay(&listen, email, &address, bcc);
+    assert_eq!(
+        t.recorded("bcc@mail.example.org"),
+        ("applied".into(), 1, Some("smtp".into()))
+    );
+    assert!(t.move_number() > at, "the roll was played");
+}

@@ -6,6 +6,11 @@
 //! only at the reply domain, so the listener can never be used as a relay.
 //! LMTP (RFC 2033) is SMTP with `LHLO` for `EHLO` and one reply per
 //! recipient after the data; both are mapped onto the same session.
+//!
+//! The listener is the message's final delivery, so it adds a
+//! `Delivered-To` field (RFC 9228) for each envelope recipient, as a
+//! delivering MTA does: a reply whose reply address is only in the
+//! envelope (Bcc, or an alias the MTA rewrote) is still found.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
@@ -97,7 +102,8 @@ async fn turn_away(mut stream: TcpStream) {
 /// `mailin` calls) and the connection loop (which delivers it).
 #[derive(Default)]
 struct Transaction {
-    recipients: usize,
+    /// The envelope recipients (`RCPT TO`), in order.
+    recipients: Vec<String>,
     in_data: bool,
     data: Vec<u8>,
     too_big: bool,
@@ -134,7 +140,7 @@ impl Handler for Envelope {
             self.metrics.inbound_message(self.via, "relay_denied");
             return Response::custom(550, "5.7.1 Relaying denied".into());
         }
-        self.transaction().recipients += 1;
+        self.transaction().recipients.push(to.to_string());
         mailin::response::OK
     }
 
@@ -206,7 +212,7 @@ async fn converse(
         }
         let (in_data, recipients) = {
             let t = shared.lock().unwrap_or_else(|p| p.into_inner());
-            (t.in_data, t.recipients)
+            (t.in_data, t.recipients.len())
         };
         if in_data && line == b".\r\n" {
             let outcome = finish(&shared, settings, sink, metrics).await;
@@ -237,7 +243,8 @@ async fn finish(
 ) -> Response {
     let (raw, too_big) = {
         let mut t = shared.lock().unwrap_or_else(|p| p.into_inner());
-        (std::mem::take(&mut t.data), t.too_big)
+        let data = std::mem::take(&mut t.data);
+        (delivered(&t.recipients, data), t.too_big)
     };
     let via = via_of(settings.protocol);
     if too_big {
@@ -260,6 +267,22 @@ async fn finish(
         }
         Err(SinkError::Refused(why)) => Response::custom(554, format!("5.6.0 {why}")),
     }
+}
+
+/// The message with a `Delivered-To` field for each recipient before its
+/// own header (the protocol's parser takes no line break into an address;
+/// one with any control character is left out all the same, so nothing a
+/// client sends can add a field of its own).
+fn delivered(recipients: &[String], data: Vec<u8>) -> Vec<u8> {
+    let mut raw = Vec::with_capacity(data.len() + 64 * recipients.len());
+    let plain = recipients
+        .iter()
+        .filter(|to| !to.bytes().any(|b| b.is_ascii_control()));
+    for to in plain {
+        raw.extend_from_slice(format!("Delivered-To: {to}\r\n").as_bytes());
+    }
+    raw.extend_from_slice(&data);
+    raw
 }
 
 fn via_of(protocol: Protocol) -> Via {
