@@ -12,7 +12,7 @@ mod common;
 use common::dkim::Signer;
 use common::dns::NameServer;
 use common::process::ServeProcess;
-use common::smtp::{self, Received, SmtpSink};
+use common::smtp::{self, MAIL_WAIT, Received, SmtpSink};
 use common::{Api, Backend, TestServer, game};
 use diesel::prelude::*;
 use futures_util::TryStreamExt;
@@ -184,7 +184,7 @@ impl Table {
                 return m;
             }
             assert!(
-                start.elapsed() < Duration::from_secs(30),
+                start.elapsed() < MAIL_WAIT,
                 "no mail to {to} starting {subject:?}: {:#?}",
                 self.sink
                     .messages()

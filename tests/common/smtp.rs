@@ -8,6 +8,12 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How long a test waits for a mail before it fails. Generous: the mail
+/// worker of a debug build draws a board picture per mail, and CI's two
+/// cores run several servers at once; a mail that never comes fails the
+/// test all the same.
+pub const MAIL_WAIT: Duration = Duration::from_secs(90);
+
 /// The Python that has aiosmtpd, or None outside the test command (never
 /// None in CI, where a missing one fails the test).
 pub fn python() -> Option<String> {
@@ -173,13 +179,14 @@ impl SmtpSink {
             .collect()
     }
 
-    /// Waits until at least `n` messages arrived (panics after 30 s), then
-    /// a little longer, so that extra ones would show, and returns all.
+    /// Waits until at least `n` messages arrived (panics after
+    /// `MAIL_WAIT`), then a little longer, so that extra ones would show,
+    /// and returns all.
     pub fn wait_for(&self, n: usize) -> Vec<Received> {
         let start = Instant::now();
         while self.messages().len() < n {
             assert!(
-                start.elapsed() < Duration::from_secs(30),
+                start.elapsed() < MAIL_WAIT,
                 "expected {n} messages, got {}: {:#?}",
                 self.messages().len(),
                 self.messages()
