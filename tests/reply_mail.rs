@@ -1085,3 +1085,42 @@ fn a_reply_addressed_only_in_the_envelope_reaches_its_game_through_the_listener(
     );
     assert!(t.move_number() > at, "the roll was played");
 }
+
+/// A reply whose sender's key cannot be looked up now (the name server
+/// answers SERVFAIL) is not taken: the pipe exits 75 so that the MTA
+/// delivers it again, nothing is recorded or applied, and the next
+/// delivery, once the key can be looked up, plays it.
+#[test]
+fn a_reply_is_deferred_while_the_senders_key_cannot_be_looked_up() {
+    let Some(py) = python() else { return };
+    let t = table(&py, Backend::Sqlite);
+    let (who, at) = t.to_a_roll();
+    let email = &t.emails[who];
+    let address = reply_address(&t.turn_mail(email, at));
+    let raw = reply(email, &address, "later@mail.example.org", "R");
+    let records = |t: &Table| -> i64 {
+        let mut conn = t.server.db().get().unwrap();
+        inbound_mails::table
+            .filter(inbound_mails::message_id.eq("later@mail.example.org"))
+            .count()
+            .get_result(&mut conn)
+            .unwrap()
+    };
+
+    t.dns.set_failing(true);
+    assert_eq!(t.pipe(&raw), 75, "try again later (EX_TEMPFAIL)");
+    assert_eq!(t.move_number(), at, "nothing applied");
+    assert_eq!(
+        records(&t),
+        0,
+        "nothing recorded, so the next delivery is handled"
+    );
+
+    t.dns.set_failing(false);
+    assert_eq!(t.pipe(&raw), 0);
+    assert_eq!(
+        t.recorded("later@mail.example.org"),
+        ("applied".into(), 1, Some("stdin".into()))
+    );
+    assert!(t.move_number() > at, "the roll was played");
+}

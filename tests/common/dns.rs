@@ -18,6 +18,7 @@ pub struct NameServer {
     pub addr: SocketAddr,
     records: Records,
     stop: Arc<AtomicBool>,
+    failing: Arc<AtomicBool>,
 }
 
 impl NameServer {
@@ -29,14 +30,16 @@ impl NameServer {
         let addr = socket.local_addr().unwrap();
         let records = Records::default();
         let stop = Arc::new(AtomicBool::new(false));
-        let (known, stopped) = (records.clone(), stop.clone());
+        let failing = Arc::new(AtomicBool::new(false));
+        let (known, stopped, fails) = (records.clone(), stop.clone(), failing.clone());
         std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while !stopped.load(Ordering::Relaxed) {
                 let Ok((n, peer)) = socket.recv_from(&mut buf) else {
                     continue;
                 };
-                if let Some(answer) = answer(&buf[..n], &known) {
+                let fail = fails.load(Ordering::Relaxed);
+                if let Some(answer) = answer(&buf[..n], &known, fail) {
                     let _ = socket.send_to(&answer, peer);
                 }
             }
@@ -45,7 +48,14 @@ impl NameServer {
             addr,
             records,
             stop,
+            failing,
         }
+    }
+
+    /// While `failing`, every query is answered SERVFAIL, as a name server
+    /// that cannot reach the zone's own servers answers.
+    pub fn set_failing(&self, failing: bool) {
+        self.failing.store(failing, Ordering::Relaxed);
     }
 
     /// Publishes a TXT record at `name`.
@@ -63,13 +73,17 @@ impl Drop for NameServer {
     }
 }
 
-fn answer(query: &[u8], records: &Records) -> Option<Vec<u8>> {
+fn answer(query: &[u8], records: &Records, fail: bool) -> Option<Vec<u8>> {
     let request = Message::from_vec(query).ok()?;
     let question = request.queries.first()?.clone();
     let mut response = Message::response(request.metadata.id, request.metadata.op_code);
     response.metadata.recursion_desired = request.metadata.recursion_desired;
     response.metadata.recursion_available = true;
     response.add_query(question.clone());
+    if fail {
+        response.metadata.response_code = ResponseCode::ServFail;
+        return response.to_vec().ok();
+    }
     let name = question.name().to_ascii();
     let name = name.trim_end_matches('.').to_ascii_lowercase();
     match records.lock().unwrap().get(&name) {
