@@ -20,6 +20,7 @@ pub mod mail_worker;
 pub mod metrics;
 pub mod openapi_action_pairs;
 pub mod openapi_ck_examples;
+pub mod openapi_ck_shortage;
 pub mod openapi_examples;
 pub mod openapi_for_generators;
 pub mod private_files;

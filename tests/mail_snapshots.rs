@@ -341,6 +341,28 @@ fn answer_and_refusal() {
     assert!(text.contains("Applied from your reply:\n- R\n"), "{text}");
     assert!(text.find("Not applied: \"S99\"") < text.find("You are asked to:"));
     insta::assert_snapshot!("answer", m);
+    // An answer that leaves the reader nothing to decide (their turn
+    // ended, the opponent is to move) has no empty "asked to" heading.
+    let other = s.reader().opponent();
+    let other_table = s.table(other);
+    let waiting = Turn {
+        seat: other,
+        table: &other_table,
+        deadline: None,
+        ..s.turn(&other_table)
+    };
+    let report = serde_json::json!({"applied": ["E"]});
+    let events = s.since_last_decision(other);
+    let m = mail(
+        "answer",
+        contexts::answer(&waiting, &events, true, report),
+        Some("standard"),
+    );
+    assert!(
+        text_of(&m).contains("Nothing is yours to decide now"),
+        "{m}"
+    );
+    assert!(!m.contains("You are asked to:"), "{m}");
     let report = serde_json::json!({"stale": true, "replied_to": 3});
     let m = mail(
         "answer",

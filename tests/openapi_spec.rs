@@ -315,6 +315,28 @@ fn cities_and_knights_examples_come_from_played_games() {
     let wanted = ck::wanted_members();
     // Every event of the variant, and every progress card that is played.
     assert!(wanted.len() > 50, "only {} members", wanted.len());
+    let events = schemas["Event"]["oneOf"].as_array().unwrap().iter();
+    let ck_events: Vec<String> = events
+        .map(|m| {
+            m["properties"]["type"]["enum"][0]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .skip_while(|name| name != ck::FIRST_CK_EVENT)
+        .collect();
+    for name in &ck_events {
+        assert!(
+            wanted.contains(&("Event", name.clone())),
+            "{name} has no example"
+        );
+    }
+    // The bank short of a commodity owed to both players comes from a
+    // game steered to it: its last event.
+    let steered = hexpost::openapi_ck_shortage::events();
+    let last = serde_json::to_value(steered.last().expect("the steered game")).unwrap();
+    assert_eq!(last["type"], "commodity_withheld");
+    assert!(ck_events.contains(&"commodity_withheld".to_string()));
     for (schema, name) in wanted {
         let tag = ck::MEMBERS.iter().find(|(s, _)| *s == schema).unwrap().1;
         let member = schemas[schema]["oneOf"]

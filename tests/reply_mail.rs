@@ -220,6 +220,22 @@ impl Table {
             .unwrap()
     }
 
+    /// The reply `message_id`, taken in by way of `via`, played `who`'s
+    /// roll at move `at`: the game moved on, the log has the roll as the
+    /// player's last move, by their seat, and the reply is recorded as
+    /// applying one command.
+    fn assert_roll_applied(&self, who: usize, at: i64, message_id: &str, via: &str) {
+        assert!(self.move_number() > at, "{message_id}: the roll is applied");
+        let moves = self.player_rows(who);
+        let last = moves.last().expect("a move by a player");
+        assert_eq!(last["action"]["type"], "roll_dice", "{message_id}");
+        assert_eq!(
+            self.recorded(message_id),
+            ("applied".into(), 1, Some(via.into())),
+            "{message_id}"
+        );
+    }
+
     /// `hexpost mail receive` with `raw` on its standard input: its exit
     /// code.
     fn pipe(&self, raw: &[u8]) -> i32 {
@@ -328,20 +344,10 @@ fn a_reply_through_the_pipe_is_played_and_answered_with_the_next_decision() {
         &format!("R\r\n{}", quoted(&turn)),
     );
     assert_eq!(t.pipe(&raw), 0);
-    assert!(t.move_number() > at, "the roll is applied");
+    t.assert_roll_applied(who, at, "r1@mail.example.org", "stdin");
     let answer = t.mail(seen, email, "Your reply", |_| true);
     assert_eq!(answer.header("auto-submitted"), Some("auto-replied"));
     assert_applied_roll(&answer);
-    assert_eq!(
-        t.recorded("r1@mail.example.org"),
-        ("applied".into(), 1, Some("stdin".into()))
-    );
-
-    // The log has the move like any other, by the player's seat.
-    let moves = t.player_rows(who);
-    let last = moves.last().expect("a move by a player");
-    assert_eq!(last["user_id"], t.user_ids[who]);
-    assert_eq!(last["action"]["type"], "roll_dice");
 
     let view = game(&t.players[who], &t.game_id);
     let legal: Vec<LegalAction> = serde_json::from_value(view["legal_actions"].clone()).unwrap();
@@ -733,13 +739,8 @@ fn a_reply_whose_handling_was_cut_off_is_played_by_its_next_delivery() {
         left("cut@mail.example.org", ABANDONED_AFTER_MS + 60_000);
         let cut = reply(&email, &address, "cut@mail.example.org", "R");
         assert_eq!(t.pipe(&cut), 0, "{backend:?}");
-        assert_eq!(
-            t.recorded("cut@mail.example.org"),
-            ("applied".into(), 1, Some("stdin".into())),
-            "{backend:?}"
-        );
+        t.assert_roll_applied(who, at, "cut@mail.example.org", "stdin");
         let after = t.move_number();
-        assert!(after > at, "{backend:?}");
         assert_eq!(t.pipe(&cut), 0, "{backend:?}");
         assert_eq!(t.move_number(), after, "{backend:?}: a duplicate");
         assert_eq!(
@@ -811,11 +812,7 @@ fn a_signed_reply_relayed_to_the_listener_is_played_and_a_forged_one_is_not() {
 
     let signed = reply(email, &address, "smtp1@mail.example.org", &body);
     relay(&listen, email, &address, signed);
-    assert!(t.move_number() > at, "the roll is applied");
-    assert_eq!(
-        t.recorded("smtp1@mail.example.org"),
-        ("applied".into(), 1, Some("smtp".into()))
-    );
+    t.assert_roll_applied(who, at, "smtp1@mail.example.org", "smtp");
 }
 
 /// Every mail the pipe refuses or ignores is refused or ignored alike when
@@ -923,13 +920,7 @@ fn a_reply_delivered_to_the_polled_mailbox_is_played_and_answered() {
 
     let answer = t.mail(seen, email, "Your reply", |_| true);
     assert_applied_roll(&answer);
-    assert!(t.move_number() > at, "the roll is applied");
-    let moves = t.player_rows(who);
-    assert_eq!(moves.last().unwrap()["action"]["type"], "roll_dice");
-    assert_eq!(
-        t.recorded("imap1@mail.example.org"),
-        ("applied".into(), 1, Some("imap".into()))
-    );
+    t.assert_roll_applied(who, at, "imap1@mail.example.org", "imap");
 }
 
 /// Two instances of `hexpost serve` on one database poll one mailbox whose
@@ -1018,14 +1009,8 @@ fn two_instances_polling_a_mailbox_without_condstore_play_each_reply_once() {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        assert_eq!(
-            t.recorded(id),
-            ("applied".into(), 1, Some("imap".into())),
-            "{id}"
-        );
-        let moves = t.player_rows(*who);
-        assert_eq!(moves.len(), rows + 1, "{id}: one move");
-        assert_eq!(moves.last().unwrap()["action"]["type"], "roll_dice");
+        t.assert_roll_applied(*who, *at, id, "imap");
+        assert_eq!(t.player_rows(*who).len(), rows + 1, "{id}: one move");
     }
     // Further rounds of both pollers take nothing again.
     std::thread::sleep(Duration::from_secs(3));

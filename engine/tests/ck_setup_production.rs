@@ -396,3 +396,48 @@ fn production_bank_shortage_applies_to_each_commodity_on_its_own() {
     assert_eq!(produced(&ev, S0), cards([0, 0, 0, 0, 1, 0, 0, 1]));
     assert_eq!(s.state.bank[Card::Coin], 0);
 }
+
+/// §6.3 with §1's shortage rule, read per card: a commodity is withheld
+/// only when the bank cannot pay everyone owed it and more than one
+/// player is owed it; then neither gets any of it, one event says so, and
+/// the other cards of the roll are paid as usual.
+#[test]
+fn production_a_commodity_is_withheld_only_from_two_claimants_the_bank_cannot_pay() {
+    let withheld = |ev: &[Event]| -> Vec<Event> {
+        ev.iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::CommodityWithheld { .. } | Event::ProductionWithheld { .. }
+                )
+            })
+            .cloned()
+            .collect()
+    };
+    let coin = hexpost_engine::Commodity::Coin;
+    // Two coins owed, two in the bank: both are paid.
+    let mut s = game();
+    s.city(S0, 31).city(S1, 37);
+    s.give(S0, cards([0, 0, 0, 0, 0, 0, 0, 10]));
+    let ev = roll(&mut s, S0, [4, 4, POLITICS], QUIET_2);
+    assert_eq!(withheld(&ev), []);
+    assert_eq!(produced(&ev, S1), cards([0, 0, 0, 0, 1, 0, 0, 1]));
+    assert_eq!(s.state.bank[Card::Coin], 0);
+    // One coin short: one event, for the coin only.
+    let mut s = game();
+    s.city(S0, 31).city(S1, 37);
+    s.give(S1, cards([0, 0, 0, 0, 0, 0, 0, 11]));
+    let ev = roll(&mut s, S0, [4, 4, POLITICS], QUIET_2);
+    assert_eq!(
+        withheld(&ev),
+        [Event::CommodityWithheld { commodity: coin }]
+    );
+    assert_eq!(s.hand(S0)[Card::Coin], 0);
+    assert_eq!(s.hand(S1)[Card::Coin], 11);
+    // A single claimant and an empty bank: nothing paid, nothing withheld.
+    let mut s = game();
+    s.city(S0, 31).give(S1, cards([0, 0, 0, 0, 0, 0, 0, 12]));
+    let ev = roll(&mut s, S0, [4, 4, POLITICS], QUIET_2);
+    assert_eq!(withheld(&ev), []);
+    assert_eq!(produced(&ev, S0), ResourceCounts::new(0, 0, 0, 0, 1));
+}
