@@ -83,3 +83,16 @@ stop_server() {
   for dir in "${bench_mail_dirs[@]}"; do rm -rf "$dir"; done
   bench_mail_dirs=()
 }
+
+# mail_backlog DATABASE PORT SECONDS: a new database with the mails of
+# SECONDS of games played by the load generator against a server whose
+# mail worker is held back (it polls once an hour); prints them by kind.
+mail_backlog() {
+  create_db "$1"
+  start_server "$1" "$2" MAIL_POLL_INTERVAL_MS=3600000
+  "$LOAD_BIN" --base "http://127.0.0.1:$2" --clients "$CLIENTS" --duration "$3" \
+    --warmup 0 --seed 1 >/dev/null
+  stop_server
+  echo "backlog: $(sql "$1" "SELECT string_agg(kind || ' ' || n, ', ') FROM
+    (SELECT kind, count(*) AS n FROM outbox WHERE status = 'pending' GROUP BY kind ORDER BY kind) k")"
+}

@@ -52,13 +52,7 @@ start_sink() {
 }
 
 backlog=hexpost_mail_backlog_$$
-create_db "$backlog"
-start_server "$backlog" "$PORT" MAIL_POLL_INTERVAL_MS=3600000
-"$LOAD_BIN" --base "http://127.0.0.1:$PORT" --clients "$CLIENTS" --duration "$PLAY" \
-  --warmup 0 --seed 1 >/dev/null
-stop_server
-echo "backlog: $(sql "$backlog" "SELECT string_agg(kind || ' ' || n, ', ') FROM
-  (SELECT kind, count(*) AS n FROM outbox WHERE status = 'pending' GROUP BY kind ORDER BY kind) k")"
+mail_backlog "$backlog" "$PORT" "$PLAY"
 
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 

@@ -420,11 +420,15 @@ fn timeout() {
         in_a_row: 1,
         max: 3,
     };
-    let m = mail(
-        "timeout",
+    // With its board, as `service::notify::timed_out` queues it: the mail
+    // asks for a decision.
+    let context = with_board(
         contexts::timeout(&turn, &taken, automatic, false),
-        Some("standard"),
+        &s,
+        seat,
+        &taken,
     );
+    let m = mail("timeout", context, Some("standard"));
     // Awaited again, the reader gets the codes a reply may use, as in a
     // "your move" mail.
     assert!(
