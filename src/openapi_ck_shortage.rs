@@ -14,11 +14,11 @@
 //! until a roll owes both players the commodity the bank no longer holds.
 
 use hexpost_engine::actions::LegalAction;
-use hexpost_engine::board::{HexId, NodeId, NodeSet, Terrain, topology};
+use hexpost_engine::board::{HexId, NodeId, NodeSet, topology};
 use hexpost_engine::cards::CardKind;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::sim::{self, Policy};
-use hexpost_engine::{Action, Card, Cards, Commodity, Event, GameConfig, GameState, Seat, Variant};
+use hexpost_engine::{Action, Card, Cards, Event, GameConfig, GameState, Seat, Variant};
 
 /// The seeds tried in turn, and the actions each steered game may take.
 const FIRST_SEED: u64 = 1;
@@ -90,7 +90,7 @@ fn plan(state: &GameState, open: &NodeSet) -> Option<Plan> {
     hexes.sort_by_key(|&h| std::cmp::Reverse(pips(state.board.tiles[h as usize].number)));
     hexes.into_iter().find_map(|hex| {
         let tile = state.board.tiles[hex as usize];
-        let card = Card::from(commodity_of(tile.terrain)?);
+        let card = Card::from(tile.terrain.resource()?.commodity()?);
         let corners = topo.hexes[hex as usize].nodes;
         (0..6).find_map(|i| {
             let (a, b) = (corners[i], corners[(i + 2) % 6]);
@@ -101,16 +101,6 @@ fn plan(state: &GameState, open: &NodeSet) -> Option<Plan> {
             })
         })
     })
-}
-
-/// The commodity a city on `terrain` yields (RULES.md §6.3).
-fn commodity_of(terrain: Terrain) -> Option<Commodity> {
-    match terrain {
-        Terrain::Forest => Some(Commodity::Paper),
-        Terrain::Pasture => Some(Commodity::Cloth),
-        Terrain::Mountains => Some(Commodity::Coin),
-        Terrain::Fields | Terrain::Hills | Terrain::Desert => None,
-    }
 }
 
 /// `seat`'s move under the plan, from its legal entries.

@@ -75,6 +75,17 @@ impl Resource {
     pub fn index(self) -> usize {
         self as usize
     }
+
+    /// The commodity a city on this resource's terrain adds in Cities &
+    /// Knights (RULES.md §6.3): paper, cloth, coin, or none.
+    pub fn commodity(self) -> Option<Commodity> {
+        match self {
+            Resource::Lumber => Some(Commodity::Paper),
+            Resource::Wool => Some(Commodity::Cloth),
+            Resource::Ore => Some(Commodity::Coin),
+            Resource::Brick | Resource::Grain => None,
+        }
+    }
 }
 
 impl fmt::Display for Resource {

@@ -8,7 +8,7 @@ use super::state::ABILITY_LEVEL;
 use super::{barbarians, ck, progress};
 use crate::board::topology;
 use crate::board::{Terrain, topology::HEX_COUNT};
-use crate::cards::{Cards, Commodity, Resource, Track};
+use crate::cards::{Cards, Resource, Track};
 use crate::dice::EventFace;
 use crate::error::ActionError;
 use crate::events::Event;
@@ -147,22 +147,12 @@ pub fn yield_of(terrain: Terrain, kind: BuildingKind) -> Cards {
     };
     let mut c = Cards::single(r, 1);
     if kind == BuildingKind::City {
-        match commodity_of(r) {
+        match r.commodity() {
             Some(m) => c[m] += 1,
             None => c[r] += 1,
         }
     }
     c
-}
-
-/// The commodity a city on that resource's terrain adds.
-fn commodity_of(r: Resource) -> Option<Commodity> {
-    match r {
-        Resource::Lumber => Some(Commodity::Paper),
-        Resource::Wool => Some(Commodity::Cloth),
-        Resource::Ore => Some(Commodity::Coin),
-        Resource::Brick | Resource::Grain => None,
-    }
 }
 
 /// Production of `total` (the robber's hex yields nothing; neutrals never
