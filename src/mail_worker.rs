@@ -21,8 +21,31 @@ use std::time::Duration;
 /// Rows claimed at a time; the lease covers sending all of them.
 const BATCH: i64 = 10;
 
-/// A claimed row and what its templates will render (None: skipped).
-type Composing<'a> = Option<(&'a MailRow, Result<serde_json::Value, String>)>;
+/// A claimed batch: its rows, what each one's templates will render
+/// (None: skipped, already marked so), and the lease they are held under.
+struct Claimed {
+    rows: Vec<MailRow>,
+    contexts: Vec<Option<Result<serde_json::Value, String>>>,
+    lease: i64,
+}
+
+/// A claimed batch with its messages composed (None: skipped).
+struct Batch {
+    rows: Vec<MailRow>,
+    messages: Vec<Option<Result<Message, String>>>,
+    lease: i64,
+}
+
+/// The ids of `rows` from the `from`th on that are still to be sent (those
+/// `held` says are not skipped).
+fn unsent_ids<T>(rows: &[MailRow], held: &[Option<T>], from: usize) -> Vec<i64> {
+    rows[from..]
+        .iter()
+        .zip(&held[from..])
+        .filter(|(_, m)| m.is_some())
+        .map(|(r, _)| r.id)
+        .collect()
+}
 
 pub struct Worker {
     pool: DbPool,
@@ -98,20 +121,132 @@ impl Worker {
         drained
     }
 
+    /// Batches until one comes back short, in a pipeline of three
+    /// threads: while this one sends a batch and marks it, another
+    /// composes the next (pictures and templates, on a thread per core),
+    /// and a third claims the one after and reads its contexts, so the
+    /// outbox's commits and the sending overlap the composing
+    /// (docs/performance.md, "The board picture in mails"). Mails still go
+    /// out in the order claimed. With a pool of one connection (a
+    /// migration's setting) the worker claims, composes and sends in turn.
     fn rounds(&self) -> Result<usize, String> {
-        let mut total = 0;
-        loop {
-            let n = self.round()?;
-            total += n;
-            if n < BATCH as usize || self.shutdown.requested() {
-                return Ok(total);
+        let mut conn = self.pool.get().map_err(|e| e.to_string())?;
+        if self.pool.max_size() < 2 {
+            let mut total = 0;
+            loop {
+                let claimed = self.claim(&mut conn, 1)?;
+                let full = claimed.rows.len() == BATCH as usize;
+                total += self.deliver(&mut conn, self.compose_batch(claimed))?;
+                if !full || self.shutdown.requested() {
+                    return Ok(total);
+                }
+            }
+        }
+        let (to_compose, claimed) = std::sync::mpsc::sync_channel(1);
+        let (to_send, composed) = std::sync::mpsc::sync_channel(1);
+        std::thread::scope(|scope| {
+            scope.spawn(move || self.claim_batches(to_compose));
+            scope.spawn(move || {
+                for batch in claimed {
+                    let batch: Result<Claimed, String> = batch;
+                    if to_send.send(batch.map(|b| self.compose_batch(b))).is_err() {
+                        // The sending stopped on an error: the batch keeps
+                        // its lease until it runs out, as after a crash.
+                        return;
+                    }
+                }
+            });
+            let mut total = 0;
+            // A batch handed over after a shutdown is released whole.
+            for batch in composed {
+                total += self.deliver(&mut conn, batch?)?;
+            }
+            Ok(total)
+        })
+    }
+
+    /// Claims batches and reads their contexts for `rounds`, until one is
+    /// short, the worker stops, or the batches are no longer taken (then
+    /// the one in hand is released).
+    fn claim_batches(&self, next: std::sync::mpsc::SyncSender<Result<Claimed, String>>) {
+        let mut conn = match self.pool.get() {
+            Ok(conn) => conn,
+            Err(e) => {
+                let _ = next.send(Err(e.to_string()));
+                return;
+            }
+        };
+        while !self.shutdown.requested() {
+            // This batch waits for the one being sent and the one being
+            // composed.
+            let claimed = self.claim(&mut conn, 3);
+            let last = !matches!(&claimed, Ok(b) if b.rows.len() == BATCH as usize);
+            if let Err(std::sync::mpsc::SendError(Ok(batch))) = next.send(claimed) {
+                let ids = unsent_ids(&batch.rows, &batch.contexts, 0);
+                if let Err(e) = outbox::release(&mut conn, &ids, batch.lease) {
+                    tracing::warn!(error = %e, "mail worker: batch not released");
+                }
+                return;
+            }
+            if last {
+                return;
             }
         }
     }
 
-    /// Claims one batch and handles each row; on shutdown, the rows not
-    /// yet sent are released for the next worker. Returns how many rows
-    /// were handled.
+    /// Claims one batch and reads what each mail will render (a digest's
+    /// gathered now; a row with nothing to send marked skipped), with its
+    /// sign-in code.
+    ///
+    /// `queued` batches, this one included, may be sent before it is done:
+    /// the lease is twice the longest their sends can take, so a live
+    /// worker keeps its rows, and a dead one's are free again soon after.
+    fn claim(&self, conn: &mut DbConnection, queued: i64) -> Result<Claimed, String> {
+        let now = self.clock.now();
+        let lease = now + queued * BATCH * (self.config.smtp_timeout_secs as i64 + 5) * 2000;
+        let rows = outbox::claim(conn, now, lease, BATCH).map_err(|e| e.to_string())?;
+        let mut contexts = Vec::with_capacity(rows.len());
+        for row in &rows {
+            contexts.push(match self.context(conn, row) {
+                Ok(Some(context)) => Some(Ok(context)),
+                Ok(None) => {
+                    outbox::mark_skipped(conn, row.id, lease).map_err(|e| e.to_string())?;
+                    tracing::info!(mail = row.id, kind = %row.kind, "nothing to send");
+                    None
+                }
+                Err(e) => Some(Err(e)),
+            });
+        }
+        self.with_sign_in(conn, &rows, &mut contexts);
+        Ok(Claimed {
+            rows,
+            contexts,
+            lease,
+        })
+    }
+
+    /// The messages of a claimed batch, in its order, composed (board
+    /// pictures drawn, templates rendered) on a thread per core.
+    fn compose_batch(&self, claimed: Claimed) -> Batch {
+        let Claimed {
+            rows,
+            contexts,
+            lease,
+        } = claimed;
+        let items: Vec<_> = rows.iter().zip(contexts).collect();
+        let messages = in_parallel(items, |(row, context)| {
+            context.map(|context| context.and_then(|c| self.compose(row, c)))
+        });
+        Batch {
+            rows,
+            messages,
+            lease,
+        }
+    }
+
+    /// Sends a claimed batch's mails in order and marks them; on shutdown,
+    /// the rows not yet sent are released for the next worker. Returns how
+    /// many rows were handled.
     ///
     /// Sent rows are marked together at the end of the batch (one
     /// statement instead of one commit per mail). The price: a crash
@@ -119,25 +254,19 @@ impl Worker {
     /// again once the lease runs out, which the lease already allowed for
     /// the mail being sent; their Message-IDs let a reader's client drop
     /// the copies.
-    pub fn round(&self) -> Result<usize, String> {
-        let mut conn = self.pool.get().map_err(|e| e.to_string())?;
-        let now = self.clock.now();
-        // Twice the longest the batch's sends can take, so a live worker
-        // keeps its rows, and a dead one's are free again soon after.
-        let lease = now + BATCH * (self.config.smtp_timeout_secs as i64 + 5) * 2000;
-        let rows = outbox::claim(&mut conn, now, lease, BATCH).map_err(|e| e.to_string())?;
-        let messages = self.compose_all(&mut conn, &rows, lease)?;
+    fn deliver(&self, conn: &mut DbConnection, batch: Batch) -> Result<usize, String> {
+        let Batch {
+            rows,
+            messages,
+            lease,
+        } = &batch;
+        let lease = *lease;
         let mut sent = Vec::with_capacity(rows.len());
         let mut handled = rows.len();
-        for (done, (row, message)) in rows.iter().zip(&messages).enumerate() {
+        for (done, (row, message)) in rows.iter().zip(messages).enumerate() {
             if self.shutdown.requested() {
-                let rest: Vec<i64> = rows[done..]
-                    .iter()
-                    .zip(&messages[done..])
-                    .filter(|(_, m)| m.is_some())
-                    .map(|(r, _)| r.id)
-                    .collect();
-                outbox::release(&mut conn, &rest, lease).map_err(|e| e.to_string())?;
+                let rest = unsent_ids(rows, messages, done);
+                outbox::release(conn, &rest, lease).map_err(|e| e.to_string())?;
                 tracing::info!(released = rest.len(), "mail worker stopping");
                 handled = done;
                 break;
@@ -158,11 +287,11 @@ impl Worker {
             {
                 // Tomorrow's digest, in case the games still wait then; it
                 // is skipped if none does.
-                self.next_digest(&mut conn, user, at);
+                self.next_digest(conn, user, at);
             }
             let kept = match &result {
                 Ok(()) => match without_secrets(row) {
-                    Some(context) => outbox::mark_sent(&mut conn, row.id, lease, at, &context),
+                    Some(context) => outbox::mark_sent(conn, row.id, lease, at, &context),
                     None => {
                         sent.push(row.id);
                         continue;
@@ -174,7 +303,7 @@ impl Worker {
                         Some(_) => tracing::warn!(mail = row.id, %error, "mail not sent; will retry"),
                         None => tracing::error!(mail = row.id, %error, "mail failed; an admin can retry it"),
                     }
-                    outbox::mark_attempt_failed(&mut conn, row.id, lease, error, retry_at)
+                    outbox::mark_attempt_failed(conn, row.id, lease, error, retry_at)
                 }
             }
             .map_err(|e| e.to_string())?;
@@ -182,7 +311,7 @@ impl Worker {
                 lost_lease(1);
             }
         }
-        let marked = outbox::mark_all_sent(&mut conn, &sent, lease, self.clock.now())
+        let marked = outbox::mark_all_sent(conn, &sent, lease, self.clock.now())
             .map_err(|e| e.to_string())?;
         if marked < sent.len() {
             lost_lease(sent.len() - marked);
@@ -223,7 +352,12 @@ impl Worker {
     /// sent so that its lifetime starts when the mail goes out: one for
     /// each such mail of `contexts`, all written in one transaction. When
     /// they cannot be written, those mails fail this attempt.
-    fn with_sign_in(&self, conn: &mut DbConnection, contexts: &mut [Composing]) {
+    fn with_sign_in(
+        &self,
+        conn: &mut DbConnection,
+        rows: &[MailRow],
+        contexts: &mut [Option<Result<serde_json::Value, String>>],
+    ) {
         let asks_to_act = [
             kind::YOUR_MOVE,
             kind::REMINDER,
@@ -234,8 +368,8 @@ impl Worker {
             return;
         }
         let mut wanted = Vec::new();
-        for (i, composing) in contexts.iter().enumerate() {
-            if let Some((row, Ok(_))) = composing
+        for (i, (row, context)) in rows.iter().zip(contexts.iter()).enumerate() {
+            if let Some(Ok(_)) = context
                 && let (Some(user), Some(game)) = (row.user_id, row.game_id.as_deref())
                 && asks_to_act.contains(&row.kind.as_str())
             {
@@ -253,7 +387,7 @@ impl Worker {
             self.clock.now(),
         );
         for (n, &(i, ..)) in wanted.iter().enumerate() {
-            let Some((_, result)) = &mut contexts[i] else {
+            let Some(result) = &mut contexts[i] else {
                 continue;
             };
             match (&codes, result) {
@@ -278,36 +412,6 @@ impl Worker {
         if let Err(error) = scheduled {
             tracing::warn!(user, %error, "next digest not scheduled");
         }
-    }
-
-    /// The messages of a claimed batch, in its order: each row's context
-    /// (a digest's gathered now; None for a row skipped, and marked so)
-    /// with its sign-in code, then every message composed, its board pictures drawn, on a thread
-    /// per core. Drawing is most of a mail's CPU (docs/performance.md,
-    /// "The board picture in mails"); the sending stays in order on this
-    /// thread.
-    fn compose_all(
-        &self,
-        conn: &mut DbConnection,
-        rows: &[MailRow],
-        lease: i64,
-    ) -> Result<Vec<Option<Result<Message, String>>>, String> {
-        let mut contexts: Vec<Composing> = Vec::with_capacity(rows.len());
-        for row in rows {
-            contexts.push(match self.context(conn, row) {
-                Ok(Some(context)) => Some((row, Ok(context))),
-                Ok(None) => {
-                    outbox::mark_skipped(conn, row.id, lease).map_err(|e| e.to_string())?;
-                    tracing::info!(mail = row.id, kind = %row.kind, "nothing to send");
-                    None
-                }
-                Err(e) => Some((row, Err(e))),
-            });
-        }
-        self.with_sign_in(conn, &mut contexts);
-        Ok(in_parallel(contexts, |item| {
-            item.map(|(row, context)| context.and_then(|c| self.compose(row, c)))
-        }))
     }
 
     fn compose(&self, row: &MailRow, mut context: serde_json::Value) -> Result<Message, String> {
@@ -352,35 +456,46 @@ impl Worker {
     }
 }
 
-/// `f` of each of `items`, in their order, the items shared out among a
-/// thread per core (this one included).
+/// `f` of each of `items`, in their order, computed on a thread per core
+/// (this one included), each taking the next item when it is done with
+/// its last: one mail can cost ten times another (its game's layer drawn
+/// the first time), and fixed shares would leave a thread waiting.
 fn in_parallel<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let per_thread = items.len().div_ceil(threads).max(1);
-    if items.len() <= per_thread {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len());
+    if threads <= 1 {
         return items.into_iter().map(f).collect();
     }
-    let mut chunks = Vec::new();
-    let mut items = items.into_iter().peekable();
-    while items.peek().is_some() {
-        chunks.push(items.by_ref().take(per_thread).collect::<Vec<T>>());
-    }
-    let f = &f;
-    std::thread::scope(|scope| {
-        let mut chunks = chunks.into_iter();
-        let first = chunks.next().unwrap_or_default();
-        let others: Vec<_> = chunks
-            .map(|chunk| scope.spawn(move || chunk.into_iter().map(f).collect::<Vec<R>>()))
-            .collect();
-        let mut out: Vec<R> = first.into_iter().map(f).collect();
-        for other in others {
-            match other.join() {
-                Ok(results) => out.extend(results),
-                Err(panic) => std::panic::resume_unwind(panic),
+    let slots: Vec<Mutex<(Option<T>, Option<R>)>> = items
+        .into_iter()
+        .map(|item| Mutex::new((Some(item), None)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        while let Some(slot) = slots.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let item = slot.lock().unwrap_or_else(|e| e.into_inner()).0.take();
+            if let Some(item) = item {
+                let result = f(item);
+                slot.lock().unwrap_or_else(|e| e.into_inner()).1 = Some(result);
             }
         }
-        out
-    })
+    };
+    std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        work();
+        for other in others {
+            if let Err(panic) = other.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    });
+    slots
+        .into_iter()
+        .filter_map(|slot| slot.into_inner().unwrap_or_else(|e| e.into_inner()).1)
+        .collect()
 }
 
 /// Our lease ran out during the sends, and another worker may have taken
@@ -410,5 +525,40 @@ fn strip_commands(context: &mut serde_json::Value) {
         }
         serde_json::Value::Array(items) => items.iter_mut().for_each(strip_commands),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_parallel;
+    use std::time::Duration;
+
+    /// Results come back in the items' order whatever their cost, and each
+    /// item is taken once.
+    #[test]
+    fn in_parallel_keeps_the_order_of_uneven_work() {
+        for n in [0, 1, 2, 3, 10, 33] {
+            let items: Vec<u64> = (0..n).collect();
+            let out = in_parallel(items, |i| {
+                // The first items cost the most, so a thread that took
+                // fixed shares would finish long after the other.
+                if i < 2 {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                i * 10
+            });
+            assert_eq!(out, (0..n).map(|i| i * 10).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "item 3")]
+    fn a_panic_in_one_item_reaches_the_caller() {
+        in_parallel((0..8).collect(), |i: u32| {
+            if i == 3 {
+                panic!("item 3");
+            }
+            i
+        });
     }
 }

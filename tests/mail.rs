@@ -1047,47 +1047,62 @@ fn a_claim_is_a_lease_that_runs_out() {
     }
 }
 
+/// An outbox of `mails` invitations due now, each to its own recipient
+/// (`player<n>@example.org`, queued in that order), and a worker's config
+/// sending to `smtp_url`.
+fn invitation_backlog(
+    backend: Backend,
+    pool_size: u32,
+    mails: usize,
+    smtp_url: &str,
+) -> (
+    TempDatabase,
+    hexpost::store::DbPool,
+    hexpost::config::Config,
+) {
+    let db = TempDatabase::new(backend);
+    let pool = hexpost::store::connect(&db.url, pool_size).unwrap();
+    let mut conn = pool.get().unwrap();
+    hexpost::store::migrate(&mut conn).unwrap();
+    let now = hexpost::store::now_ms();
+    for n in 0..mails {
+        let context =
+            json!({"inviter": "ada", "variant": "duel", "token": "t", "time_limit_hours": 72});
+        let mail = NewMail {
+            kind: "invitation".into(),
+            game_id: None,
+            user_id: None,
+            recipient: format!("player{n}@example.org"),
+            context: context.to_string(),
+            message_id: format!("invitation.{n}"),
+            game_seq: None,
+            due_at: now,
+            created_at: now,
+        };
+        outbox::insert(&mut conn, &mail).unwrap();
+    }
+    let vars = [
+        ("DATABASE_URL", db.url.as_str()),
+        ("SMTP_URL", smtp_url),
+        ("PUBLIC_BASE_URL", BASE),
+        ("JWT_KEYS", "test:0123456789abcdef0123456789abcdef"),
+    ];
+    let config = hexpost::config::from_lookup(|k| {
+        vars.iter()
+            .find(|(key, _)| *key == k)
+            .map(|(_, v)| v.to_string())
+    })
+    .unwrap();
+    (db, pool, config)
+}
+
 #[test]
 fn two_workers_on_one_outbox_send_each_mail_once() {
     let Some(py) = smtp::python() else { return };
     for backend in BACKENDS {
         let sink = SmtpSink::running(&py);
-        let db = TempDatabase::new(backend);
-        let pool = hexpost::store::connect(&db.url, 4).unwrap();
-        let mut conn = pool.get().unwrap();
-        hexpost::store::migrate(&mut conn).unwrap();
-        let now = hexpost::store::now_ms();
         const MAILS: usize = 40;
-        for n in 0..MAILS {
-            let context =
-                json!({"inviter": "ada", "variant": "duel", "token": "t", "time_limit_hours": 72});
-            let mail = NewMail {
-                kind: "invitation".into(),
-                game_id: None,
-                user_id: None,
-                recipient: format!("player{n}@example.org"),
-                context: context.to_string(),
-                message_id: format!("invitation.{n}"),
-                game_seq: None,
-                due_at: now,
-                created_at: now,
-            };
-            outbox::insert(&mut conn, &mail).unwrap();
-        }
-        drop(conn);
-        let url = sink.url();
-        let vars = [
-            ("DATABASE_URL", db.url.as_str()),
-            ("SMTP_URL", url.as_str()),
-            ("PUBLIC_BASE_URL", BASE),
-            ("JWT_KEYS", "test:0123456789abcdef0123456789abcdef"),
-        ];
-        let config = hexpost::config::from_lookup(|k| {
-            vars.iter()
-                .find(|(key, _)| *key == k)
-                .map(|(_, v)| v.to_string())
-        })
-        .unwrap();
+        let (_db, pool, config) = invitation_backlog(backend, 4, MAILS, &sink.url());
         let workers: Vec<_> = (0..2)
             .map(|_| {
                 let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
@@ -1103,5 +1118,39 @@ fn two_workers_on_one_outbox_send_each_mail_once() {
         assert_eq!(mails.len(), MAILS, "{backend:?}");
         let recipients: BTreeSet<&str> = mails.iter().map(|m| m.to()).collect();
         assert_eq!(recipients.len(), MAILS);
+    }
+}
+
+/// One worker claims and composes the next batch while it sends the last:
+/// a backlog of several batches still goes out once, whole, in the order
+/// queued; with a pool of one connection it claims and sends in turn.
+#[test]
+fn a_backlog_is_sent_once_in_the_order_queued() {
+    let Some(py) = smtp::python() else { return };
+    for backend in BACKENDS {
+        for pool_size in [4, 1] {
+            let sink = SmtpSink::running(&py);
+            const MAILS: usize = 45;
+            let (_db, pool, config) = invitation_backlog(backend, pool_size, MAILS, &sink.url());
+            let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
+            assert_eq!(worker.drain().unwrap(), MAILS, "{backend:?}, {pool_size}");
+            let mails = sink.wait_for(MAILS);
+            let recipients: Vec<&str> = mails.iter().map(|m| m.to()).collect();
+            let queued: Vec<String> = (0..MAILS)
+                .map(|n| format!("player{n}@example.org"))
+                .collect();
+            assert_eq!(recipients, queued, "{backend:?}, pool of {pool_size}");
+            let rows: Vec<(String, Option<i64>)> = table::table
+                .select((table::status, table::claimed_until))
+                .load(&mut pool.get().unwrap())
+                .unwrap();
+            assert!(
+                rows.iter().all(|(status, _)| status == "sent"),
+                "{backend:?}, {pool_size}: {rows:?}"
+            );
+            // Nothing more is due: a drain finds nothing, sends nothing.
+            assert_eq!(worker.drain().unwrap(), 0);
+            assert_eq!(sink.messages().len(), MAILS);
+        }
     }
 }

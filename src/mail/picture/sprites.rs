@@ -13,12 +13,14 @@ use super::palette::{self, CLEAR};
 use std::sync::{Arc, LazyLock};
 
 /// A piece's pixels: the indices of its bounding box, CLEAR where it does
-/// not cover the picture.
+/// not cover the picture, and the runs of each row that it covers.
 pub struct Sprite {
     left: usize,
     top: usize,
     width: usize,
     indices: Vec<u8>,
+    /// (row, first column, length) of each run of covered pixels.
+    runs: Vec<(usize, usize, usize)>,
 }
 
 /// Every piece at every place of the board, in both frames, is some
@@ -42,6 +44,7 @@ impl Sprite {
             top: 0,
             width: 0,
             indices: Vec::new(),
+            runs: Vec::new(),
         };
         let Some((pixmap, (x, y))) = draw::alone(piece, frame)? else {
             return Ok(empty);
@@ -66,30 +69,46 @@ impl Sprite {
             .filter_map(|r| r.iter().rposition(|&i| i != CLEAR))
             .max()
             .unwrap_or(left);
+        let width = right + 1 - left;
+        let indices: Vec<u8> = rows
+            .iter()
+            .flat_map(|r| r[left..=right].iter().copied())
+            .collect();
+        let mut runs = Vec::new();
+        for (row, line) in indices.chunks_exact(width).enumerate() {
+            let mut col = 0;
+            while col < width {
+                let start = col + line[col..].iter().take_while(|&&i| i == CLEAR).count();
+                let len = line[start..].iter().take_while(|&&i| i != CLEAR).count();
+                if len > 0 {
+                    runs.push((row, start, len));
+                }
+                col = start + len;
+            }
+        }
         Ok(Sprite {
             left: x as usize + left,
             top: y as usize + top,
-            width: right + 1 - left,
-            indices: rows
-                .iter()
-                .flat_map(|r| r[left..=right].iter().copied())
-                .collect(),
+            width,
+            indices,
+            runs,
         })
     }
 
-    /// Puts the piece's pixels on `picture`, `width` indices a row.
+    /// Puts the piece's pixels on `picture`, `width` indices a row: each
+    /// run copied whole (a pixel-by-pixel test for CLEAR was a sixth of a
+    /// picture's time).
     pub fn put_on(&self, picture: &mut [u8], width: usize) {
         if self.width == 0 || self.left + self.width > width {
             return;
         }
-        let rows = picture.chunks_exact_mut(width).skip(self.top);
-        for (row, line) in rows.zip(self.indices.chunks_exact(self.width)) {
-            let under = &mut row[self.left..self.left + self.width];
-            for (pixel, &index) in under.iter_mut().zip(line) {
-                if index != CLEAR {
-                    *pixel = index;
-                }
-            }
+        for &(row, start, len) in &self.runs {
+            let at = (self.top + row) * width + self.left + start;
+            let Some(under) = picture.get_mut(at..at + len) else {
+                return;
+            };
+            let from = row * self.width + start;
+            under.copy_from_slice(&self.indices[from..from + len]);
         }
     }
 }
