@@ -1101,7 +1101,8 @@ fn two_workers_on_one_outbox_send_each_mail_once() {
     let Some(py) = smtp::python() else { return };
     for backend in BACKENDS {
         let sink = SmtpSink::running(&py);
-        const MAILS: usize = 40;
+        // More than a batch each.
+        const MAILS: usize = 80;
         let (_db, pool, config) = invitation_backlog(backend, 4, MAILS, &sink.url());
         let workers: Vec<_> = (0..2)
             .map(|_| {
@@ -1130,7 +1131,8 @@ fn a_backlog_is_sent_once_in_the_order_queued() {
     for backend in BACKENDS {
         for pool_size in [4, 1] {
             let sink = SmtpSink::running(&py);
-            const MAILS: usize = 45;
+            // Three batches, the last one short.
+            const MAILS: usize = 60;
             let (_db, pool, config) = invitation_backlog(backend, pool_size, MAILS, &sink.url());
             let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
             assert_eq!(worker.drain().unwrap(), MAILS, "{backend:?}, {pool_size}");

@@ -125,8 +125,8 @@ fn sigterm_stops_the_mail_worker_between_mails_and_leaves_nothing_claimed() {
         // Three batches: while the first is sent, the worker has claimed
         // and composed the next (and may hold the third), and stopping
         // releases those too.
-        const MAILS: usize = 25;
-        // Two seconds a mail: draining all would take fifty.
+        const MAILS: usize = 60;
+        // Two seconds a mail: draining all would take two minutes.
         let slow = SmtpSink::slow(&py, 2.0);
         let db = TempDatabase::new(backend);
         let dir = scratch("mail-stop");
