@@ -13,11 +13,15 @@ export const DEV_CARD_COST = ['ore', 'wool', 'grain'];
 export const ROAD_COST = ['brick', 'lumber'];
 
 // A maritime trade that brings a missing card of `cost` for cards the cost
-// does not need, if the bank offers one.
+// can spare (all of a kind it does not need, all but one of a kind it
+// does), if the bank offers one. A board where neither player touches the
+// one terrain of a missing kind leaves its harbor trades as the only
+// source, and those may be for a kind the cost needs too.
 export function bankTrade(legal, hand, cost) {
   const missing = cost.filter((r) => !hand[r]);
   for (const option of legal.options) {
-    if (cost.includes(option.give)) continue;
+    const spare = (hand[option.give] ?? 0) - (cost.includes(option.give) ? 1 : 0);
+    if (spare < option.ratio) continue;
     const receive = option.receive.find((r) => missing.includes(r));
     if (receive) return { type: 'maritime_trade', give: option.give, receive, ratio: option.ratio };
   }
