@@ -16,7 +16,7 @@ use crate::service::notify;
 use crate::store::outbox::{self, MailRow, kind};
 use crate::store::{DbConnection, DbPool, users};
 use lettre::Message;
-use std::sync::Arc;
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 /// Rows claimed at a time; the lease covers sending all of them. Each
@@ -162,13 +162,12 @@ impl Worker {
                 }
             }
         }
-        let (to_compose, claimed) = std::sync::mpsc::sync_channel(1);
-        let (to_send, composed) = std::sync::mpsc::sync_channel(1);
+        let (to_compose, claimed) = mpsc::sync_channel::<Result<Claimed, String>>(1);
+        let (to_send, composed) = mpsc::sync_channel(1);
         std::thread::scope(|scope| {
             scope.spawn(move || self.claim_batches(to_compose));
             scope.spawn(move || {
                 for batch in claimed {
-                    let batch: Result<Claimed, String> = batch;
                     if to_send.send(batch.map(|b| self.compose_batch(b))).is_err() {
                         // The sending stopped on an error: the batch keeps
                         // its lease until it runs out, as after a crash.
@@ -188,7 +187,7 @@ impl Worker {
     /// Claims batches and reads their contexts for `rounds`, until one is
     /// short, the worker stops, or the batches are no longer taken (then
     /// the one in hand is released).
-    fn claim_batches(&self, next: std::sync::mpsc::SyncSender<Result<Claimed, String>>) {
+    fn claim_batches(&self, next: mpsc::SyncSender<Result<Claimed, String>>) {
         let mut conn = match self.pool.get() {
             Ok(conn) => conn,
             Err(e) => {
@@ -201,7 +200,7 @@ impl Worker {
             // composed.
             let claimed = self.claim(&mut conn, 3);
             let last = !matches!(&claimed, Ok(b) if b.rows.len() == BATCH as usize);
-            if let Err(std::sync::mpsc::SendError(Ok(batch))) = next.send(claimed) {
+            if let Err(mpsc::SendError(Ok(batch))) = next.send(claimed) {
                 let ids = unsent_ids(&batch.rows, &batch.contexts, 0);
                 if let Err(e) = outbox::release(&mut conn, &ids, batch.lease) {
                     tracing::warn!(error = %e, "mail worker: batch not released");
