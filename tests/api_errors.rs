@@ -505,15 +505,15 @@ fn first_choices_until(
     panic!("never reached the wanted point");
 }
 
-/// A player who never builds a city nor raises a knight: the first attack
-/// takes each player's only city.
+/// A player who never builds a city (but the setup's) nor raises a
+/// knight: the first attack takes each player's only city.
 fn defenceless(
     s: &GameState,
     seat: Seat,
     legal: &[LegalAction],
     rng: &mut GameRng,
 ) -> Option<Action> {
-    let legal: Vec<LegalAction> = legal
+    let only: Vec<LegalAction> = legal
         .iter()
         .filter(|l| {
             !matches!(
@@ -526,7 +526,9 @@ fn defenceless(
         })
         .cloned()
         .collect();
-    sim::random_action_with(s, seat, &legal, rng, Policy::default())
+    // In the setup a city is all there is to place.
+    let legal = if only.is_empty() { legal } else { &only };
+    sim::random_action_with(s, seat, legal, rng, Policy::default())
 }
 
 /// The commodity the bank holds least of.
@@ -638,14 +640,23 @@ fn ck_for_two_refusals_carry_their_reason() {
         let (a, b, id) = api.new_game("ck_for_two", json!({}));
         let players = [&a, &b];
         let (who, view) = first_choices_until(players, &id, |l| l.contains(&LegalAction::RollDice));
-        let refuse = |who: usize, view: &Value, action: Value, code: &str, why: &str| {
+        let refuse_in = |players: [&Api; 2],
+                         id: &str,
+                         who: usize,
+                         view: &Value,
+                         action: Value,
+                         code: &str,
+                         why: &str| {
             let me = players[who];
             let n = view["move_number"].as_i64().unwrap();
-            let r = me.submit(&id, n, &action);
-            assert_illegal(&r, code, me, &id, n, log_len(me, &id));
+            let r = me.submit(id, n, &action);
+            assert_illegal(&r, code, me, id, n, log_len(me, id));
             let detail = r.body["detail"].as_str().unwrap();
             assert!(detail.contains(why), "{action}: {detail}");
             reached.borrow_mut().insert(code.to_string());
+        };
+        let refuse = |who: usize, view: &Value, action: Value, code: &str, why: &str| {
+            refuse_in(players, &id, who, view, action, code, why)
         };
         refuse(
             who,
@@ -745,26 +756,27 @@ fn ck_for_two_refusals_carry_their_reason() {
             "only above the limit of 4",
         );
 
-        // The first attack with no knight out takes each player's only
-        // city; improvements then wait for a city.
+        // The positions below are steered to one after the other in this
+        // game. On about one board in a few hundred a position is out of
+        // reach of every continuation searched (the game is won first, or
+        // a player never gets back to a city): that position is then
+        // steered to in a fresh game, from its setup.
         let mut steer = Steer::new(&server, players, &id);
         let mut steered = |policy: steer::Policy, code: &str, probes: Probes, why: &str| {
-            let (seat, probe) =
-                steer.reach(policy, 6_000, |s| steer::refused_with(s, code, probes));
-            let who = steer.who(seat);
-            refuse(who, &game(players[who], &id), json!(probe), code, why);
+            let goal = |s: &GameState| steer::refused_with(s, code, probes);
+            if let Some((seat, probe)) = steer.try_reach(steer::TRIES, policy, 6_000, goal) {
+                let who = steer.who(seat);
+                refuse(who, &game(players[who], &id), json!(probe), code, why);
+                return;
+            }
+            let (a, b, fresh) = api.new_game("ck_for_two", json!({}));
+            let mut other = Steer::new(&server, [&a, &b], &fresh);
+            let (seat, probe) = other.reach(policy, 6_000, goal);
+            let who = other.who(seat);
+            let players = [&a, &b];
+            let view = game(players[who], &fresh);
+            refuse_in(players, &fresh, who, &view, json!(probe), code, why);
         };
-        steered(
-            defenceless,
-            "improvement_refused",
-            |_, _| {
-                vec![Action::BuyImprovement {
-                    track: Track::Science,
-                    crane: false,
-                }]
-            },
-            "it needs a city of yours on the board",
-        );
         // Five progress cards at the end of one's own turn.
         steered(
             steer::collector,
@@ -778,6 +790,19 @@ fn ck_for_two_refusals_carry_their_reason() {
             "commodity_shortage",
             commodity_asked,
             "the bank has no",
+        );
+        // An attack with no knight out takes a city of each player's, down
+        // to the last; improvements then wait for a city.
+        steered(
+            defenceless,
+            "improvement_refused",
+            |_, _| {
+                vec![Action::BuyImprovement {
+                    track: Track::Science,
+                    crane: false,
+                }]
+            },
+            "it needs a city of yours on the board",
         );
         let reached = reached.borrow();
         for code in CK_CODES {

@@ -14,6 +14,9 @@ use serde_json::Value;
 /// Chooses `seat`'s action from its legal list.
 pub type Policy = fn(&GameState, Seat, &[LegalAction], &mut GameRng) -> Option<Action>;
 
+/// How many continuations `reach` searches before it gives up.
+pub const TRIES: u64 = 400;
+
 pub struct Steer<'a> {
     server: &'a TestServer,
     players: [&'a Api; 2],
@@ -66,7 +69,6 @@ impl<'a> Steer<'a> {
         max_actions: usize,
         goal: impl Fn(&GameState) -> Option<T>,
     ) -> T {
-        const TRIES: u64 = 400;
         self.try_reach(TRIES, policy, max_actions, goal)
             .unwrap_or_else(|| panic!("no continuation of {TRIES} reached the position"))
     }
