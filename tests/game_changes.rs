@@ -143,6 +143,7 @@ fn a_change_is_written_whole_and_raises_the_version() {
                 idempotency: Some(&record),
                 used_jti: None,
                 people: None,
+                signal: None,
             },
         )
         .unwrap();
@@ -188,6 +189,7 @@ fn a_change_from_an_older_version_writes_nothing() {
                 idempotency: Some(&key(ada, "k-1")),
                 used_jti: Some(&jti(ada, "j-1")),
                 people: None,
+                signal: None,
             },
         )
         .unwrap();
@@ -216,6 +218,7 @@ fn a_stored_idempotency_key_makes_the_change_a_conflict() {
                 idempotency: Some(&key(ada, "k-1")),
                 used_jti: None,
                 people: None,
+                signal: None,
             },
         )
         .unwrap();
@@ -233,6 +236,7 @@ fn a_stored_idempotency_key_makes_the_change_a_conflict() {
                 idempotency: Some(&key(ada, "k-1")),
                 used_jti: None,
                 people: None,
+                signal: None,
             },
         )
         .unwrap();
@@ -272,6 +276,7 @@ fn a_used_jti_is_written_with_its_change_and_only_once() {
                     idempotency: None,
                     used_jti: Some(&jti(ada, "j-1")),
                     people: None,
+                    signal: None,
                 },
             )
             .unwrap();
@@ -298,6 +303,7 @@ fn a_mail_whose_message_id_is_queued_is_not_queued_twice() {
                     idempotency: None,
                     used_jti: None,
                     people: None,
+                    signal: None,
                 },
             )
             .unwrap();
@@ -322,6 +328,7 @@ fn a_change_inside_a_transaction_is_undone_with_it() {
                     idempotency: None,
                     used_jti: None,
                     people: None,
+                    signal: None,
                 };
                 assert!(change::write(conn, change)?, "{backend:?}");
                 Err(hexpost::store::StoreError::Corrupt(
@@ -360,6 +367,7 @@ fn a_change_made_with_accounts_that_changed_since_writes_nothing() {
                 idempotency: None,
                 used_jti: None,
                 people: Some(&people),
+                signal: None,
             },
         )
         .unwrap();
@@ -379,6 +387,7 @@ fn a_change_made_with_accounts_that_changed_since_writes_nothing() {
                 idempotency: None,
                 used_jti: None,
                 people: Some(&current),
+                signal: None,
             },
         )
         .unwrap();
@@ -390,4 +399,53 @@ fn a_change_made_with_accounts_that_changed_since_writes_nothing() {
         let after = users::pair(&mut conn, [ada, bob]).unwrap();
         assert_eq!(after[0].version, current[0].version + 1, "{backend:?}");
     }
+}
+
+/// On PostgreSQL a change carries its signal for the other instances'
+/// streams (`LISTEN hexpost_games`) in its own statement: sent when the
+/// change is written, never for a change that writes nothing.
+#[test]
+fn a_change_sends_its_signal_only_when_written() {
+    use diesel::pg::PgConnection;
+    let (db, mut conn, ada) = database(Backend::Postgres);
+    let mut listener = PgConnection::establish(&db.url).unwrap();
+    diesel::sql_query(format!("LISTEN {}", change::SIGNAL_CHANNEL))
+        .execute(&mut listener)
+        .unwrap();
+    let read = stored(&mut conn);
+    let mut other = read.clone();
+    other.clocks = "changed by another writer".into();
+    assert!(games::save(&mut conn, &mut other).unwrap());
+    let mut write = |from: &GameRow, signal: &str| {
+        let mut game = moved_to(from, 1);
+        change::write_alone(
+            &mut conn,
+            Change {
+                game: &mut game,
+                moves: &[log_row(1, ada)],
+                mails: &[],
+                idempotency: None,
+                used_jti: None,
+                people: None,
+                signal: Some(signal),
+            },
+        )
+        .unwrap()
+    };
+    assert!(!write(&read, "from the older version"));
+    assert!(write(&other, "written"));
+    // Notifications arrive in commit order: one from the refused change
+    // would come first.
+    let mut heard = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while heard.is_empty() && std::time::Instant::now() < deadline {
+        diesel::sql_query("SELECT 1")
+            .execute(&mut listener)
+            .unwrap();
+        for n in listener.notifications_iter() {
+            heard.push(n.unwrap().payload);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(heard, ["written"]);
 }

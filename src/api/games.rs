@@ -281,8 +281,8 @@ pub async fn submit_move(
     let reply = state
         .db(move |conn| {
             let reply = moves::submit(conn, &games, user.id, &id, parsed, idem, now)?;
-            if reply.status == 200 {
-                feed::announce(conn, &feed, &id);
+            if let Some(signal) = &reply.signal {
+                feed::written(conn, &feed, signal);
             }
             Ok(reply)
         })

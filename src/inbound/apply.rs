@@ -180,14 +180,18 @@ fn commands_in_order(
         let user = reply.claims.user_id;
         let outcome: MoveOutcome =
             match moves::submit(conn, reply.games, user, game_id, request, None, reply.now) {
-                Ok(reply) => serde_json::from_str(&reply.body).map_err(Error::internal)?,
+                Ok(moved) => {
+                    if let Some(signal) = &moved.signal {
+                        feed::written(conn, reply.feed, signal);
+                    }
+                    serde_json::from_str(&moved.body).map_err(Error::internal)?
+                }
                 Err(e) if e.status.is_client_error() => {
                     done.failure = Some(failed(e.code, e.detail));
                     break;
                 }
                 Err(e) => return Err(e),
             };
-        feed::announce(conn, reply.feed, game_id);
         done.commands.push(commands::encode(&action));
         done.events.extend(outcome.events);
         expected = outcome.move_number;

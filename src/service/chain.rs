@@ -298,7 +298,7 @@ impl NewRows {
     /// queued), inside the caller's transaction that holds the game row's
     /// lock.
     pub fn write(self, conn: &mut DbConnection, game: &mut GameRow) -> Result<(), Error> {
-        if !self.write_change(conn, game, None, None, change::write)? {
+        if !self.write_change(conn, game, None, None, None, change::write)? {
             // The lock rules this out; the version check is a second line
             // of defence.
             return Err(Error::conflict(
@@ -310,17 +310,25 @@ impl NewRows {
     }
 
     /// Writes the change without a transaction or lock around it (a move,
-    /// with its Idempotency-Key reply and, signed, its jti): `false`, and
-    /// nothing written, when the game row is no longer the version `game`
-    /// was read at.
+    /// with its Idempotency-Key reply and, signed, its jti, and the signal
+    /// the streams get of it): `false`, and nothing written, when the game
+    /// row is no longer the version `game` was read at.
     pub fn write_alone(
         self,
         conn: &mut DbConnection,
         game: &mut GameRow,
         idempotency: Option<&IdempotencyRecord>,
         used_jti: Option<&UsedJti>,
+        signal: Option<&str>,
     ) -> Result<bool, Error> {
-        self.write_change(conn, game, idempotency, used_jti, change::write_alone)
+        self.write_change(
+            conn,
+            game,
+            idempotency,
+            used_jti,
+            signal,
+            change::write_alone,
+        )
     }
 
     fn write_change(
@@ -329,6 +337,7 @@ impl NewRows {
         game: &mut GameRow,
         idempotency: Option<&IdempotencyRecord>,
         used_jti: Option<&UsedJti>,
+        signal: Option<&str>,
         how: fn(&mut DbConnection, Change) -> crate::store::StoreResult<bool>,
     ) -> Result<bool, Error> {
         debug_assert_eq!(game.move_number, self.seq);
@@ -340,6 +349,7 @@ impl NewRows {
             idempotency,
             used_jti,
             people: self.people.as_deref().filter(|_| self.people_from_copy),
+            signal,
         };
         Ok(how(conn, change)?)
     }

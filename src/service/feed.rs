@@ -4,21 +4,23 @@
 //! what it shows from the log, redacted for its reader, so a signal carries
 //! nothing hidden and a lost or merged one costs only a later read.
 //!
-//! On PostgreSQL a change is announced with `pg_notify` after it was
-//! committed, and every instance's listener (`feed_listener`) publishes it
-//! to its own streams, this one's included; on SQLite, one instance by
-//! nature, it is published here directly.
+//! On PostgreSQL a move's signal goes out with its write
+//! (`store::change`), any other change's is announced with `pg_notify`
+//! after it was committed, and every instance's listener
+//! (`feed_listener`) publishes it to its own streams, this one's
+//! included; on SQLite, one instance by nature, it is published here
+//! directly.
 
 use crate::error::Error;
 use crate::store::DbConnection;
-use crate::store::games as db;
+use crate::store::games::{self as db, GameRow};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use tokio::sync::Notify;
 
 /// The PostgreSQL channel the signals travel on.
-pub const CHANNEL: &str = "hexpost_games";
+pub const CHANNEL: &str = crate::store::change::SIGNAL_CHANNEL;
 
 /// A game's state after a change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,27 +220,41 @@ fn remove<K: std::hash::Hash + Eq, T>(map: &mut HashMap<K, Vec<(u64, T)>>, key: 
     }
 }
 
+impl GameSignal {
+    /// The signal of `game` as written, seated by `players`.
+    pub fn of(game: &GameRow, players: Vec<i64>) -> GameSignal {
+        GameSignal {
+            game: game.id.clone(),
+            move_number: game.move_number,
+            status: game.status.clone(),
+            awaiting: game
+                .awaiting
+                .split(',')
+                .filter_map(|u| u.parse().ok())
+                .collect(),
+            players,
+        }
+    }
+}
+
 /// The signal of `game_id` as it is stored now.
 pub fn signal_of(conn: &mut DbConnection, game_id: &str) -> Result<Option<GameSignal>, Error> {
-    let Some((game, _)) = db::with_seats(conn, game_id, false)? else {
+    let Some((game, seats)) = db::with_seats(conn, game_id, false)? else {
         return Ok(None);
     };
-    let players = db::players(conn, game_id)?
-        .into_iter()
-        .map(|(_, user)| user)
-        .collect();
-    let awaiting = game
-        .awaiting
-        .split(',')
-        .filter_map(|u| u.parse().ok())
-        .collect();
-    Ok(Some(GameSignal {
-        game: game.id,
-        move_number: game.move_number,
-        status: game.status,
-        awaiting,
-        players,
-    }))
+    Ok(Some(GameSignal::of(
+        &game,
+        seats.into_iter().flatten().collect(),
+    )))
+}
+
+/// A change whose signal went with its write (`store::change::Change`'s
+/// `signal`): PostgreSQL sent it as the change committed; SQLite, one
+/// instance by nature, publishes it here.
+pub fn written(conn: &DbConnection, feed: &Feed, signal: &GameSignal) {
+    if let DbConnection::Sqlite(_) = conn {
+        feed.publish(signal);
+    }
 }
 
 /// Announces that `game_id` changed; call it once the change is committed.

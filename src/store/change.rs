@@ -34,7 +34,15 @@ pub struct Change<'a> {
     /// The players' accounts, when the change used them as a copy kept
     /// in memory: then it is written only if neither has changed since.
     pub people: Option<&'a [User; 2]>,
+    /// What to tell the other instances of the change (a JSON payload on
+    /// `SIGNAL_CHANNEL`). On PostgreSQL it is sent by the write statement
+    /// itself, so it travels exactly when the change commits and costs no
+    /// round trip or transaction of its own; SQLite ignores it.
+    pub signal: Option<&'a str>,
 }
+
+/// The PostgreSQL channel the signals of changed games travel on.
+pub const SIGNAL_CHANNEL: &str = "hexpost_games";
 
 /// Writes `change` inside the caller's transaction; `false` (and nothing
 /// written) when the game row is no longer the version read.
@@ -102,6 +110,7 @@ struct PgChange<'a> {
     jtis: JtiColumns<'a>,
     /// The accounts to check, as (id, version) by seat.
     people: [(Option<i64>, Option<i64>); 2],
+    signal: Option<&'a str>,
 }
 
 #[derive(Default)]
@@ -206,6 +215,7 @@ impl<'a> PgChange<'a> {
             keys,
             jtis,
             people: [person(0), person(1)],
+            signal: change.signal,
         }
     }
 }
@@ -347,7 +357,17 @@ impl QueryFragment<Pg> for PgChange<'_> {
             &j.jti => Array<Text>,
             &j.expires_at => Array<BigInt>,
         );
-        out.push_sql(") AS r) SELECT count(*) FROM g");
+        // A CTE that only reads runs when it is used: the final join uses
+        // it, and it has a row only when the update had one.
+        out.push_sql(") AS r), n AS (SELECT pg_notify(");
+        binds!(
+            out,
+            SIGNAL_CHANNEL => Text,
+            &self.signal => Nullable<Text>,
+        );
+        out.push_sql(") FROM g WHERE ");
+        out.push_bind_param::<Nullable<Text>, _>(&self.signal)?;
+        out.push_sql("::text IS NOT NULL) SELECT count(*) FROM g LEFT JOIN n ON true");
         Ok(())
     }
 }

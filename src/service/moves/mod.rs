@@ -10,6 +10,7 @@ pub use request::{IdempotencyKey, MoveRequest, check_move_number};
 
 use super::chain::{Entry, NewRows, RecentEvents};
 use super::engine_state;
+use super::feed::GameSignal;
 use super::game_cache::{CachedGame, GameCache, Used};
 use super::games::{self, Seated, finish_update};
 use super::{Now, notify, timeouts};
@@ -52,6 +53,9 @@ pub struct MoveOutcome {
 pub struct MoveReply {
     pub status: u16,
     pub body: String,
+    /// The streams' signal of the move, sent with its write; none for a
+    /// retry answered from its stored reply (`feed::written`).
+    pub signal: Option<GameSignal>,
 }
 
 /// How often a move is read and checked again when the game changed
@@ -257,6 +261,7 @@ fn check(
         return Ok(Checked::Replay(MoveReply {
             status: rec.status as u16,
             body: rec.response,
+            signal: None,
         }));
     }
     let parsed = parse_request(conn, user, game_id, req, now)?;
@@ -387,9 +392,10 @@ fn commit(
     let people = played.rows.people(conn, played.seat_users)?;
     let names = people.each_ref().map(|p| p.display_name.clone());
     let table = Table::of_state(names, &played.state);
-    let reply = MoveReply {
+    let mut reply = MoveReply {
         status: 200,
         body: serde_json::to_string(&outcome(&played, &table)).map_err(Error::internal)?,
+        signal: None,
     };
     let record = idempotency.map(|k| IdempotencyRecord {
         user_id: user,
@@ -408,7 +414,16 @@ fn commit(
         ..
     } = played;
     let (recent, people) = (rows.recent_after(), rows.people_known());
-    let written = rows.write_alone(conn, &mut game, record.as_ref(), used_jti.as_ref())?;
+    let signal = GameSignal::of(&game, seat_users.to_vec());
+    let payload = serde_json::to_string(&signal).map_err(Error::internal)?;
+    let written = rows.write_alone(
+        conn,
+        &mut game,
+        record.as_ref(),
+        used_jti.as_ref(),
+        Some(&payload),
+    )?;
+    reply.signal = Some(signal);
     Ok(written.then(|| Done {
         reply,
         written: Some(CachedGame {
