@@ -14,6 +14,7 @@ import { Poller } from '../poll.js';
 import { CK_PLAYER_COLUMNS, TRACKS as TRACK_NAMES, ckPlayerCells, isCk } from '../ck.js';
 import { renderCkPanel } from '../ck_view.js';
 import { LiveStream } from '../stream.js';
+import { coalesced, serial } from '../serial.js';
 
 const LOG_PAGE = 500;
 
@@ -73,6 +74,11 @@ export async function gameView(main, id) {
     return fresh.game;
   };
 
+  // Moves, vacations and refreshes change the page one at a time; the
+  // stream's and the poller's news waits for a move under way.
+  const exclusive = serial();
+  const refresh = coalesced(exclusive, load);
+
   const actions = {
     setMode: (key) => {
       state.mode = key;
@@ -94,27 +100,29 @@ export async function gameView(main, id) {
       state.busy = true;
       // An earlier error no longer applies to this attempt.
       showStatus('');
-      try {
-        await api.move(id, state.game.move_number, action);
-        // The whole game again rather than the move's answer: it carries the
-        // revealed seed when this move ended the game.
-        state.game = await reload();
-        state.pending = null;
-        await refreshLog();
-        showStatus(`Done: ${humanize(action.type)}.`);
-        poller.reset();
-      } catch (err) {
-        showStatus(err.message, 'error');
-        // A stale move or an illegal one: show the game as it is now.
-        if (err.status === 409 || err.status === 422) await load().catch(() => {});
-      } finally {
-        state.busy = false;
-        show();
-      }
+      await exclusive(async () => {
+        try {
+          await api.move(id, state.game.move_number, action);
+          // The whole game again rather than the move's answer: it carries the
+          // revealed seed when this move ended the game.
+          state.game = await reload();
+          state.pending = null;
+          await refreshLog();
+          showStatus(`Done: ${humanize(action.type)}.`);
+          poller.reset();
+        } catch (err) {
+          showStatus(err.message, 'error');
+          // A stale move or an illegal one: show the game as it is now.
+          if (err.status === 409 || err.status === 422) await load().catch(() => {});
+        } finally {
+          state.busy = false;
+          show();
+        }
+      });
     },
     // A vacation changes the clocks, not the move number the poller
     // watches, so the answer is shown at once.
-    vacation: async (days) => {
+    vacation: (days) => exclusive(async () => {
       try {
         await (days ? api.startVacation(id, days) : api.endVacation(id));
         state.game = await reload();
@@ -123,7 +131,7 @@ export async function gameView(main, id) {
         showStatus(err.message, 'error');
       }
       show();
-    },
+    }),
     resign: () => endGame('Resign this game? Your opponent wins.', async () => {
       await api.resign(id);
       return reload();
@@ -136,21 +144,23 @@ export async function gameView(main, id) {
 
   async function endGame(question, call) {
     if (!window.confirm(question)) return;
-    try {
-      state.game = await call();
-      await refreshLog();
-      show();
-    } catch (err) {
-      showStatus(err.message, 'error');
-    }
+    await exclusive(async () => {
+      try {
+        state.game = await call();
+        await refreshLog();
+        show();
+      } catch (err) {
+        showStatus(err.message, 'error');
+      }
+    });
   }
 
   await load();
-  const poller = new Poller(load);
+  const poller = new Poller(refresh);
   poller.start();
   const stream = new LiveStream(`/games/${encodeURIComponent(id)}/stream`, {
     since: () => state.game?.move_number,
-    onChange: () => load().catch(() => poller.reset(true)),
+    onChange: () => refresh().catch(() => poller.reset(true)),
     onUp: () => poller.stop(),
     onDown: () => poller.start(),
   });
