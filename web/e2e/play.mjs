@@ -244,7 +244,8 @@ async function refusedOffer(game, player, g, resource) {
   await form.locator(`#offer-receive-${resource}`).fill('1');
   await form.locator('button[type=submit]').click();
   const error = await player.page.waitForSelector('.status.error');
-  check((await error.textContent()).includes('both sides'), 'the page shows why the server refused the offer');
+  const shown = await error.textContent();
+  check(shown.includes('both sides'), `the page shows why the server refused the offer (it shows: ${shown})`);
   check((await api.game(player.token, game.gameId)).move_number === g.move_number, 'a refused offer changes nothing');
   await form.locator(`#offer-receive-${resource}`).fill('0');
 }
