@@ -1,8 +1,6 @@
 //! `hexpost admin …` against a real database.
 
-mod common;
-
-use common::TestServer;
+use crate::common::{self, TestServer};
 use std::process::Command;
 
 fn hexpost(database_url: &str, data_dir: &std::path::Path, args: &[&str]) -> std::process::Output {

@@ -3,9 +3,7 @@
 //! verification (the backup-and-restore path for one game), and purging
 //! invitations nobody answered.
 
-mod common;
-
-use common::{Api, BACKENDS, TempDatabase, TestServer, game};
+use crate::common::{self, Api, BACKENDS, TempDatabase, TestServer, game};
 use diesel::prelude::*;
 use hexpost::store::schema::{admin_log, games, invitations};
 use serde_json::{Value, json};

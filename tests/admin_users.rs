@@ -3,9 +3,7 @@
 //! reaches the admin endpoints, the admin log names who made it, and
 //! nothing is created by a refused request.
 
-mod common;
-
-use common::{BACKENDS, TestServer, register_admin};
+use crate::common::{BACKENDS, TestServer, register_admin};
 use diesel::prelude::*;
 use hexpost::store::schema::admin_log;
 use serde_json::json;

@@ -4,9 +4,7 @@
 //! Players read their game's log redacted for them; the admin log is full,
 //! and admin reads are themselves logged.
 
-mod common;
-
-use common::{Api, BACKENDS, TestServer, play_moves, register_admin};
+use crate::common::{self, Api, BACKENDS, TestServer, play_moves, register_admin};
 use diesel::prelude::*;
 use hexpost::store::games::MoveRow;
 use hexpost::store::schema::{admin_log, games, moves};

@@ -4,10 +4,8 @@
 //! admin endpoint gets 403; login and registration refuse bad input with
 //! their documented codes.
 
-mod common;
-
+use crate::common::{self, Api, BACKENDS, Reply, TestServer};
 use base64::Engine;
-use common::{Api, BACKENDS, Reply, TestServer};
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
 use serde_json::{Value, json};
 

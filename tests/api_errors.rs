@@ -4,10 +4,8 @@
 //! (with the engine's reason, and nothing stored), lifecycle conflicts,
 //! rate limits with `Retry-After`, CORS, and the health probes.
 
-mod common;
-
-use common::steer::{self, Steer};
-use common::{Api, BACKENDS, Reply, TestServer, game};
+use crate::common::steer::{self, Steer};
+use crate::common::{self, Api, BACKENDS, Reply, TestServer, game};
 use hexpost_engine::cards::{Card, CardKind, Commodity, Track};
 use hexpost_engine::error::CK_CODES;
 use hexpost_engine::rng::GameRng;

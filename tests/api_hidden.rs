@@ -35,10 +35,8 @@
 //! none; and a sealed bid, signed, is read neither in the other bidder's
 //! log nor in its signed move until the answers are revealed.
 
-mod common;
-
-use common::{
-    Api, BACKENDS, Step, TestServer, check_served_row, choose, game, play_with_policy,
+use crate::common::{
+    self, Api, BACKENDS, Step, TestServer, check_served_row, choose, game, play_with_policy,
     register_admin,
 };
 use diesel::prelude::*;

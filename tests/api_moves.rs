@@ -2,10 +2,8 @@
 //! idempotent retries, real concurrent duplicates, and a move that meets
 //! another write of its game. Signed moves are in `signed_moves.rs`.
 
-mod common;
-
-use common::moves::{a_legal_move, awaited, move_number, rows_after};
-use common::{Api, BACKENDS, TestServer, game};
+use crate::common::moves::{a_legal_move, awaited, move_number, rows_after};
+use crate::common::{self, Api, BACKENDS, TestServer, game};
 use serde_json::{Value, json};
 use std::sync::{Arc, Barrier};
 

@@ -2,9 +2,7 @@
 //! know only what the API serves (their view and legal-action list) play
 //! from registration to victory; the log verifies and the seed is revealed.
 
-mod common;
-
-use common::{BACKENDS, TestServer, game, play_out, promote_admin};
+use crate::common::{self, BACKENDS, TestServer, game, play_out, promote_admin};
 use serde_json::json;
 
 #[test]

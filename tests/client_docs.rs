@@ -4,7 +4,7 @@
 //! engine's own types, and checked here against each other.
 //!
 //! After a change to either, rewrite docs/clients.md's generated sections
-//! with `HEXPOST_WRITE_DOCS=1 cargo test --test client_docs`.
+//! with `HEXPOST_WRITE_DOCS=1 cargo test --test server client_docs::`.
 
 use hexpost_engine::cards::{Commodity, DevCard, ProgressCard, Resource, Track};
 use hexpost_engine::{ActionError, Cards, Seat};
@@ -302,6 +302,6 @@ fn docs_clients_md_shows_the_same_pairs_and_reasons() {
     }
     assert!(
         text == on_disk,
-        "docs/clients.md is out of date: run `HEXPOST_WRITE_DOCS=1 cargo test --test client_docs`"
+        "docs/clients.md is out of date: run `HEXPOST_WRITE_DOCS=1 cargo test --test server client_docs::`"
     );
 }

@@ -5,10 +5,8 @@
 //! real at the socket: the server reaches PostgreSQL through a forwarder
 //! that closes its connections and refuses new ones.
 
-mod common;
-
-use common::outage::Forwarder;
-use common::{Backend, Reply, TestServer, game};
+use crate::common::outage::Forwarder;
+use crate::common::{self, Backend, Reply, TestServer, game};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 

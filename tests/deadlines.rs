@@ -5,11 +5,9 @@
 //! quiet hours, checked in what the SMTP server received and in the log
 //! (which still verifies by replay).
 
-mod common;
-
-use common::smtp::{self, Received, SmtpSink};
-use common::steer::{self, Steer};
-use common::{Api, BACKENDS, Backend, TestServer, game, register_admin};
+use crate::common::smtp::{self, Received, SmtpSink};
+use crate::common::steer::{self, Steer};
+use crate::common::{self, Api, BACKENDS, Backend, TestServer, game, register_admin};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::rulesets::Step;
 use hexpost_engine::sim;

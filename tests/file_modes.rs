@@ -4,9 +4,7 @@
 //! only that user can enter, whatever the umask it was started with. (The
 //! generated token key is checked in `config`'s unit tests.)
 
-mod common;
-
-use common::{Backend, TestServer};
+use crate::common::{Backend, TestServer};
 use serde_json::json;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

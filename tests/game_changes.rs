@@ -2,9 +2,7 @@
 //! PostgreSQL: all of it or nothing, and only on the game row version it
 //! was computed from.
 
-mod common;
-
-use common::{BACKENDS, Backend, TempDatabase};
+use crate::common::{BACKENDS, Backend, TempDatabase};
 use diesel::prelude::*;
 use hexpost::store::change::{self, Change};
 use hexpost::store::games::{self, GameRow, IdempotencyRecord, MoveRow, status};

@@ -10,10 +10,8 @@
 //! HEXPOST_CLIENT_VENV and HEXPOST_TS_CLIENT_MODULES; the clients are
 //! generated afresh on each run under target/generated-clients/.
 
-mod common;
-
-use common::process::ServeProcess;
-use common::{Api, Backend, TempDatabase};
+use crate::common::process::ServeProcess;
+use crate::common::{self, Api, Backend, TempDatabase};
 use hexpost_engine::LegalAction;
 use hexpost_engine::rng::GameRng;
 use serde_json::json;

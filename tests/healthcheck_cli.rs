@@ -1,9 +1,7 @@
 //! `hexpost healthcheck` against a running server, a server that answers
 //! 503, and an address where nothing listens.
 
-mod common;
-
-use common::TestServer;
+use crate::common::{self, TestServer};
 use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::{Command, Output};

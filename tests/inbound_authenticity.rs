@@ -3,9 +3,7 @@
 //! TXT record given to the verifier in advance (no name server is asked),
 //! or published by a name server the test runs.
 
-mod common;
-
-use common::dkim::Signer;
+use crate::common::{self, dkim::Signer};
 use hexpost::inbound::authenticity::{Authenticity, Verdict, VerifyMode, Voucher};
 
 const OUR_MTA: &str = "mx.hexpost.example";

@@ -4,10 +4,8 @@
 //! restart and with two pollers on one mailbox (the claim is a keyword
 //! stored under CONDSTORE's UNCHANGEDSINCE, which Dovecot offers).
 
-mod common;
-
-use common::dovecot::{self, Dovecot, PROCESSED};
-use common::inbound::{Answer, Recorder, reply};
+use crate::common::dovecot::{self, Dovecot, PROCESSED};
+use crate::common::inbound::{Answer, Recorder, reply};
 use hexpost::background::Shutdown;
 use hexpost::inbound::Via;
 use hexpost::inbound::transport::imap::{ImapSettings, connect, contents, poll};

@@ -2,9 +2,7 @@
 //! lettre (the SMTP client the server itself sends with) and Python's
 //! smtplib for LMTP. The listener hands a recording sink what it takes.
 
-mod common;
-
-use common::inbound::{Answer, Recorder, reply};
+use crate::common::inbound::{Answer, Recorder, reply};
 use hexpost::background::Shutdown;
 use hexpost::inbound::Via;
 use hexpost::inbound::transport::listener::{ListenerSettings, Protocol, serve};

@@ -4,10 +4,8 @@
 //! delivery exactly once across SMTP outages and restarts; failed mails
 //! retried by an admin; no hidden card in a mail to the other player.
 
-mod common;
-
-use common::smtp::{self, Received, SmtpSink};
-use common::{Api, BACKENDS, Backend, TempDatabase, TestServer, game};
+use crate::common::smtp::{self, Received, SmtpSink};
+use crate::common::{self, Api, BACKENDS, Backend, TempDatabase, TestServer, game};
 use diesel::prelude::*;
 use hexpost::describe::{self, Table};
 use hexpost::mail::picture;

@@ -10,8 +10,7 @@
 //! reader may not know changes any of their mails (tests/api_hidden.rs
 //! checks the same over HTTP for the base game).
 
-#[path = "common/html.rs"]
-mod html;
+use crate::common::html;
 
 use hexpost::describe::{self, Table};
 use hexpost::mail::contexts::{self, Automatic, Ending, Turn};

@@ -2,9 +2,7 @@
 //! histogram, games and mails by state from the database, the pool, and
 //! the optional bearer token.
 
-mod common;
-
-use common::{BACKENDS, Backend, TestServer, metric_sample};
+use crate::common::{self, BACKENDS, Backend, TestServer, metric_sample};
 use serde_json::json;
 
 const MOVES: &str = "/api/v1/games/{game_id}/moves";

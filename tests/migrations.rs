@@ -3,9 +3,7 @@
 //! migration folders build the same tables with the same columns and
 //! nullability.
 
-mod common;
-
-use common::{BACKENDS, TempDatabase};
+use crate::common::{self, BACKENDS, TempDatabase};
 use diesel::prelude::*;
 use diesel::sql_types::{Integer, Text};
 use hexpost::store::DbConnection;

@@ -3,11 +3,9 @@
 //! the same move sent to both at once is applied once. Every move is in
 //! the log once (it verifies by replay), and every mail is sent once.
 
-mod common;
-
-use common::process::ServeProcess;
-use common::smtp::{self, SmtpSink};
-use common::{Api, Backend, TempDatabase};
+use crate::common::process::ServeProcess;
+use crate::common::smtp::{self, SmtpSink};
+use crate::common::{self, Api, Backend, TempDatabase};
 use diesel::prelude::*;
 use hexpost::store::schema::{moves, outbox};
 use hexpost_engine::LegalAction;

@@ -1,9 +1,7 @@
 //! The checked-in OpenAPI document is the one the app builds, the app
 //! serves it, and the interactive page loads with vendored assets.
 
-mod common;
-
-use common::{Backend, TestServer};
+use crate::common::{Backend, TestServer};
 use serde_json::Value;
 
 fn generated() -> String {

@@ -3,9 +3,7 @@
 //! checked before they are handed out, and one that failed a request is
 //! checked before the next.
 
-mod common;
-
-use common::{Backend, TempDatabase};
+use crate::common::{Backend, TempDatabase};
 use diesel::prelude::*;
 use hexpost::store::{self, DbPool};
 use std::time::Duration;

@@ -13,13 +13,11 @@
 //! Monopoly, Road Building) are played by reply in a second game, steered
 //! over the API to a player who holds them.
 
-mod common;
-
-use common::dkim::Signer;
-use common::dns::NameServer;
-use common::smtp::{self, Received, SmtpSink};
-use common::steer::Steer;
-use common::{Api, Backend, TestServer, game};
+use crate::common::dkim::Signer;
+use crate::common::dns::NameServer;
+use crate::common::smtp::{self, Received, SmtpSink};
+use crate::common::steer::Steer;
+use crate::common::{self, Api, Backend, TestServer, game};
 use diesel::prelude::*;
 use hexpost::inbound::token::{InvitationClaims, ReplyKeys};
 use hexpost::store::schema::{games, inbound_mails, outbox};

@@ -7,13 +7,11 @@
 //! players' mail is DKIM-signed for their domain, whose key a real name
 //! server started by the test publishes, and the server checks it.
 
-mod common;
-
-use common::dkim::Signer;
-use common::dns::NameServer;
-use common::process::ServeProcess;
-use common::smtp::{self, MAIL_WAIT, Received, SmtpSink};
-use common::{Api, Backend, TestServer, game};
+use crate::common::dkim::Signer;
+use crate::common::dns::NameServer;
+use crate::common::process::ServeProcess;
+use crate::common::smtp::{self, MAIL_WAIT, Received, SmtpSink};
+use crate::common::{self, Api, Backend, TestServer, game};
 use diesel::prelude::*;
 use futures_util::TryStreamExt;
 use hexpost::inbound::token::{ReplyClaims, ReplyKeys};

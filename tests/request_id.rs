@@ -1,9 +1,7 @@
 //! Every response carries an `X-Request-Id`, and the server's log line for
 //! the request carries the same id.
 
-mod common;
-
-use common::{Backend, TestServer};
+use crate::common::{self, Backend, TestServer};
 use std::io::Read;
 use std::process::{Command, Stdio};
 

@@ -26,11 +26,11 @@
 //! goes on under the rules it was created with, each player seeing their
 //! own progress cards and only the count of the other's, and verifies.
 //! It was recorded with
-//! `cargo test --test running_games -- --ignored record_ck_for_two`.
+//! `cargo test --test server -- --ignored running_games::record_ck_for_two`.
 
-mod common;
-
-use common::{Api, BACKENDS, Backend, TestServer, check_served_row, game, register_admin};
+use crate::common::{
+    self, Api, BACKENDS, Backend, TestServer, check_served_row, game, register_admin,
+};
 use hexpost::store::games::{GameRow, MoveRow};
 use serde::Deserialize;
 use serde_json::{Value, json};

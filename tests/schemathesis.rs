@@ -3,9 +3,7 @@
 //! schema-valid request refused, no schema-invalid request accepted. The
 //! test command (scripts/test.sh) installs it and sets HEXPOST_SCHEMATHESIS.
 
-mod common;
-
-use common::{BACKENDS, TestServer};
+use crate::common::{BACKENDS, TestServer};
 use std::process::Command;
 
 #[test]

@@ -7,9 +7,7 @@
 //! signs in once, for its game, for a while; and no refusal tells whether
 //! an account exists.
 
-mod common;
-
-use common::{Api, BACKENDS, Reply, TestServer, register_admin};
+use crate::common::{self, Api, BACKENDS, Reply, TestServer, register_admin};
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "correct horse battery";

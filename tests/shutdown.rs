@@ -3,11 +3,9 @@
 //! exits 0; nothing is left claimed, so the next instance sends the rest
 //! at once.
 
-mod common;
-
-use common::process::ServeProcess;
-use common::smtp::{self, SmtpSink};
-use common::{Api, BACKENDS, Backend, TempDatabase};
+use crate::common::process::ServeProcess;
+use crate::common::smtp::{self, SmtpSink};
+use crate::common::{Api, BACKENDS, Backend, TempDatabase};
 use diesel::prelude::*;
 use hexpost::store::schema::outbox;
 use serde_json::json;

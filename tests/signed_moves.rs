@@ -4,11 +4,9 @@
 //! registrant holds them; forged signatures that a lenient check accepts;
 //! and a signed move's jti used twice.
 
-mod common;
-
-use common::ed25519::{Ed25519, b64, move_claims};
-use common::moves::{a_legal_move, awaited, move_number, rows_after};
-use common::{Api, BACKENDS, TestServer};
+use crate::common::ed25519::{Ed25519, b64, move_claims};
+use crate::common::moves::{a_legal_move, awaited, move_number, rows_after};
+use crate::common::{self, Api, BACKENDS, TestServer};
 use diesel::{QueryDsl, RunQueryDsl};
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode};
 use serde_json::{Value, json};

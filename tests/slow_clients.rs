@@ -6,9 +6,7 @@
 //! read; and past `HTTP_MAX_CONNECTIONS` new connections wait until one
 //! closes.
 
-mod common;
-
-use common::{BACKENDS, Backend, TestServer};
+use crate::common::{self, BACKENDS, Backend, TestServer};
 use serde_json::json;
 use std::io::{Read, Write};
 use std::net::TcpStream;

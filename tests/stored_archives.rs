@@ -7,11 +7,9 @@
 //! (several hundred random moves, then a resignation; ck_for_two's more,
 //! for its progress cards and barbarian attacks to come up). A fixture is never
 //! recorded again; a new one is added with
-//! `cargo test --test stored_archives -- --ignored record`.
+//! `cargo test --test server -- --ignored stored_archives::record`.
 
-mod common;
-
-use common::{BACKENDS, Backend, TestServer};
+use crate::common::{self, BACKENDS, Backend, TestServer};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 

@@ -5,11 +5,9 @@
 //! account; and on PostgreSQL a move applied through one instance reaches
 //! a stream held by another.
 
-mod common;
-
-use common::moves::awaited;
-use common::process::ServeProcess;
-use common::{Api, BACKENDS, Backend, TempDatabase, TestServer};
+use crate::common::moves::awaited;
+use crate::common::process::ServeProcess;
+use crate::common::{self, Api, BACKENDS, Backend, TempDatabase, TestServer};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{Action, LegalAction};
 use serde_json::{Value, json};

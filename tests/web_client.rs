@@ -2,9 +2,7 @@
 //! links in the mails, caching and the security headers, and that the API's
 //! own 404s and 405s are untouched.
 
-mod common;
-
-use common::{BACKENDS, TestServer};
+use crate::common::{self, BACKENDS, TestServer};
 
 const PAGES: [&str; 6] = [
     "/",

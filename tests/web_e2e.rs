@@ -3,11 +3,9 @@
 //! (see docs/web-client.md). The test command (scripts/test.sh) installs
 //! Chromium and playwright-core and sets HEXPOST_E2E_NODE_MODULES.
 
-mod common;
-
+use crate::common::smtp::{self, SmtpSink};
+use crate::common::{self, BACKENDS, Backend, TestServer};
 use base64::Engine;
-use common::smtp::{self, SmtpSink};
-use common::{BACKENDS, Backend, TestServer};
 use serde_json::json;
 use std::path::Path;
 use std::process::Command;

@@ -6,9 +6,7 @@
 //! road into 3-0-4-8 (3) and 8-12-7-11-16-21 (5). Seat 1's own long road
 //! runs along the bottom coast 47-51-48-52-49-53-50.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::board::topology;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::seats::SeatKind;

@@ -4,9 +4,7 @@
 //! Seat 0 starts with a settlement on node 0 and a road 0-4 (top-left
 //! corner of the board); its network grows 4-8-13.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::cards::cost;
 use hexpost_engine::state::{Building, BuildingKind};
 use hexpost_engine::testkit::{Scenario, edge};

@@ -1,9 +1,7 @@
 //! ck_for_two (RULES.md §6.6): the barbarian ship and its attack.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::cards::{ProgressCard, Track};
 use hexpost_engine::rulesets::Step;

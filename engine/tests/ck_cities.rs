@@ -1,10 +1,8 @@
 //! ck_for_two (RULES.md §6.7, §6.8): city improvements, their abilities,
 //! metropolises, and city walls.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::cards::{Card, Track};
 use hexpost_engine::rulesets::Step;

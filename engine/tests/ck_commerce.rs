@@ -1,10 +1,8 @@
 //! ck_for_two (RULES.md §6.13): the 18 Trade (yellow) progress cards —
 //! each card's effect and each condition under which it cannot be played.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::board::CardSet;
 use hexpost_engine::cards::{Card, ProgressCard as C};

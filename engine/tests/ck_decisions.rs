@@ -2,10 +2,8 @@
 //! limit, the order in which a roll's decisions are owed and asked, who is
 //! awaited, and the `auto` timeout policy's answer to every decision.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::cards::{ProgressCard as C, Track};
 use hexpost_engine::rulesets::Step;

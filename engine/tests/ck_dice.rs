@@ -1,10 +1,8 @@
 //! ck_for_two (RULES.md §6.4, §6.5): the turn, the three dice and their
 //! order, progress draws at the gates, the seven and the locked robber.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::cards::{ProgressCard, Track};
 use hexpost_engine::dice::EventFace;

@@ -5,10 +5,8 @@
 //! card reach the two. Proven as for the other variants: every hidden fact
 //! changed, no view or legal list moves.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::cards::{ProgressCard as C, Track};
 use hexpost_engine::invariants::{check_events_redacted, check_view_hides};
 use hexpost_engine::rulesets::VariantState;

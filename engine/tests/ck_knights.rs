@@ -5,10 +5,8 @@
 //! 37 – 31 – 25 – 19 – 24 (nodes 31, 25, 19, 24 are empty). The neutral
 //! colours start on nodes 12 (seat 2) and 41 (seat 3).
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::cards::Track;
 use hexpost_engine::events::{KnightRemoval, TokenReason};

@@ -1,10 +1,8 @@
 //! ck_for_two (RULES.md §6.13): the 18 Politics (blue) progress cards —
 //! each card's effect and each condition under which it cannot be played.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::cards::ProgressCard as C;
 use hexpost_engine::events::KnightRemoval;

@@ -1,10 +1,8 @@
 //! ck_for_two (RULES.md §6.1–§6.3): components and supply, set-up with a
 //! city, and production with commodities. One scenario per rule.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::cards::{Card, ProgressCard, Track};
 use hexpost_engine::dice::EventFace;
 use hexpost_engine::events::TokenReason;

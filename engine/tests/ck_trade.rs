@@ -1,10 +1,8 @@
 //! ck_for_two (RULES.md §6.11, §6.14, §6.15): trade with commodities, the
 //! bank's rates and the merchant, trade tokens, and victory at 13.
 
-mod common;
-
-use common::ck::*;
-use common::{S0, S1};
+use crate::common::ck::*;
+use crate::common::{S0, S1};
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::board::CardSet;
 use hexpost_engine::cards::{Card, ProgressCard, Track};

@@ -5,9 +5,7 @@
 //! Seat 0: settlement on node 0, road 0-4. Seat 1: settlement on node 12.
 //! Both touch the mountains (hex (0,-2)).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::Phase;
 use hexpost_engine::Redact;
 use hexpost_engine::actions::LegalAction;

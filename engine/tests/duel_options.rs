@@ -1,9 +1,7 @@
 //! RULES.md §2: the `duel` preset (15 VP, discard limit 9, friendly robber,
 //! balanced dice), each setting also usable as an option of any variant.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::Phase;
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::board::topology::HEX_COUNT;

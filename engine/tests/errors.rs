@@ -2,9 +2,7 @@
 //! of range, unknown seats, and a sweep showing that no action in any phase
 //! panics or changes the state when refused.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::invariants::check_state;
 use hexpost_engine::seats::SeatKind;
 use hexpost_engine::state::{GameState, Player};

@@ -3,9 +3,7 @@
 //! Beginner board: a 10 hits mountains (hex (0,-2), corners 0,4,8,12,7,3)
 //! and hills (hex (2,-1), corners 10,15,20,25,19,14).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::Phase;
 use hexpost_engine::dice::Dice;
 use hexpost_engine::testkit::{Scenario, hex, node_of};

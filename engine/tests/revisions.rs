@@ -3,9 +3,7 @@
 //! revision 0 keep playing as they did (their stored logs are replayed in
 //! `stored_games.rs`).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::board::{LayoutKind, topology};
 use hexpost_engine::rulesets::catan_for_two::{FIXED_NEUTRAL_NODES, mirrored_start_pairs};
 use hexpost_engine::testkit::Scenario;

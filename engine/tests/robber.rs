@@ -4,9 +4,7 @@
 //! Positions: seat 0 has a settlement on node 0, seat 1 on node 12; both
 //! touch the mountains (hex (0,-2)). The robber starts on the desert.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::Phase;
 use hexpost_engine::Redact;
 use hexpost_engine::actions::{LegalAction, RobberTarget};

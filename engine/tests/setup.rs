@@ -1,8 +1,6 @@
 //! RULES.md §1 Board, Geometry, Supply, Set-up.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::board::layout::has_adjacent_red;
 use hexpost_engine::board::{HarborKind, LayoutKind, Terrain, topology};
 use hexpost_engine::cards::DevCard;

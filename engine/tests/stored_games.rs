@@ -16,7 +16,7 @@
 //! became a set of rulesets.
 //!
 //! Recording (only ever for a new fixture; never re-record an old one):
-//! `cargo test -p hexpost-engine --test stored_games -- --ignored --exact record`.
+//! `cargo test -p hexpost-engine --test rules -- --ignored --exact stored_games::record`.
 
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::sim::{Checks, play_game};

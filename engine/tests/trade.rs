@@ -4,9 +4,7 @@
 //! Beginner harbors used here: generic 3:1 on nodes 1 and 5, grain 2:1 on
 //! nodes 6 and 10. Node 12 touches no harbor.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::board::{HarborKind, topology};
 use hexpost_engine::events::TradeEnd;
 use hexpost_engine::parts::trade::TradeOffer;

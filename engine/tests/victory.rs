@@ -1,9 +1,7 @@
 //! RULES.md §1 Victory: 10 VP, checked on the player's own turn, hidden VP
 //! cards included; the game ends at once.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use hexpost_engine::Phase;
 use hexpost_engine::Redact;
 use hexpost_engine::cards::DevCounts;
