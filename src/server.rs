@@ -123,6 +123,7 @@ pub fn build(
         state.clock.clone(),
         state.config.deadlines.clone(),
     )
+    .with_session_idle(state.config.sessions.idle)
     .with_metrics(state.metrics.clone())
     .with_feed(state.feed.clone());
     background.spawn("deadlines", |shutdown| {

@@ -2,7 +2,9 @@
 //! worker, finds the games whose reminder or deadline time has come, and
 //! sweeps each in a transaction of its own (`service::timeouts`). Each
 //! round also deletes the signed moves' jtis that have expired
-//! (`store::used_jtis`). Any number
+//! (`store::used_jtis`), and once an hour of its clock the sign-in codes,
+//! sessions and Idempotency-Key replies that ended a month ago
+//! (`store::retention`). Any number
 //! of instances may sweep at once: each game's sweep locks its row and
 //! re-reads its clocks, so every deadline is acted on once.
 
@@ -14,6 +16,7 @@ use crate::service::Now;
 use crate::service::timeouts::{self, Swept};
 use crate::store::DbPool;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 /// Games looked at per query.
@@ -21,6 +24,10 @@ const BATCH: i64 = 100;
 /// Batches per round at most, so one round cannot run unbounded when
 /// games stay due (another instance holds them, or one keeps failing).
 const MAX_BATCHES: usize = 20;
+/// How often ended sign-in codes, sessions and Idempotency-Key replies
+/// are looked for: they are kept a month, and finding them reads whole
+/// tables.
+const FORGET_EVERY_MS: i64 = 3_600_000;
 
 pub struct Sweeper {
     pool: DbPool,
@@ -29,6 +36,9 @@ pub struct Sweeper {
     shutdown: Shutdown,
     metrics: Option<Arc<Metrics>>,
     feed: Option<Arc<crate::service::feed::Feed>>,
+    session_idle_ms: Option<i64>,
+    /// When (on `clock`) ended rows are next looked for.
+    next_forget_at: AtomicI64,
 }
 
 impl Sweeper {
@@ -40,7 +50,16 @@ impl Sweeper {
             shutdown: Shutdown::never(),
             metrics: None,
             feed: None,
+            session_idle_ms: None,
+            next_forget_at: AtomicI64::new(i64::MIN),
         }
+    }
+
+    /// Sessions end this long after their last use (`SESSION_IDLE_DAYS`);
+    /// without it only revoked and past-lifetime sessions are deleted.
+    pub fn with_session_idle(mut self, idle: Duration) -> Sweeper {
+        self.session_idle_ms = Some(idle.as_millis() as i64);
+        self
     }
 
     /// Stops between games once `shutdown` is signalled.
@@ -78,8 +97,9 @@ impl Sweeper {
         }
     }
 
-    /// Sweeps every game due now, and forgets the signed moves' jtis that
-    /// have expired; returns what was done to games.
+    /// Sweeps every game due now, forgets the signed moves' jtis that have
+    /// expired and, hourly, the rows that ended a month ago; returns what
+    /// was done to games.
     pub fn round(&self) -> Result<Swept, String> {
         let mut conn = self.pool.get().map_err(|e| e.to_string())?;
         match crate::store::used_jtis::forget_expired(&mut conn, self.clock.now()) {
@@ -87,6 +107,7 @@ impl Sweeper {
             Ok(n) => tracing::debug!(jtis = n, "expired jtis forgotten"),
             Err(e) => tracing::warn!(error = %e, "forgetting expired jtis failed"),
         }
+        self.forget_ended(&mut conn);
         let mut total = Swept::default();
         for _ in 0..MAX_BATCHES {
             let now = Now {
@@ -120,6 +141,26 @@ impl Sweeper {
             }
         }
         Ok(self.report(total))
+    }
+
+    /// Deletes the rows that ended a month ago, at most once an hour.
+    fn forget_ended(&self, conn: &mut crate::store::DbConnection) {
+        let now = self.clock.now();
+        if now < self.next_forget_at.load(Ordering::Relaxed) {
+            return;
+        }
+        self.next_forget_at
+            .store(now + FORGET_EVERY_MS, Ordering::Relaxed);
+        match crate::store::retention::forget_ended(conn, now, self.session_idle_ms) {
+            Ok(forgotten) if forgotten.any() => tracing::info!(
+                sign_in_codes = forgotten.sign_in_codes,
+                sessions = forgotten.sessions,
+                idempotency_keys = forgotten.idempotency_keys,
+                "ended rows deleted"
+            ),
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "deleting ended rows failed"),
+        }
     }
 
     fn report(&self, swept: Swept) -> Swept {

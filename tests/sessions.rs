@@ -4,10 +4,13 @@
 //! lifetime (the server's clock is moved ahead), are listed and revoked,
 //! and end with a logout, a password change or an admin's disable; the
 //! browser keeps its refresh token in a strict cookie; a game mail's link
-//! signs in once, for its game, for a while; and no refusal tells whether
-//! an account exists.
+//! signs in once, for its game, for a while; no refusal tells whether
+//! an account exists; and what ended is deleted a month later.
 
+use crate::common::moves::{a_legal_move, awaited};
 use crate::common::{self, Api, BACKENDS, Reply, TestServer, register_admin};
+use diesel::prelude::*;
+use hexpost::store::schema::{idempotency_keys, sessions, sign_in_codes};
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "correct horse battery";
@@ -400,5 +403,100 @@ fn no_refusal_tells_whether_an_account_exists() {
             real_game.body["detail"], no_game.body["detail"],
             "{backend:?}"
         );
+    }
+}
+
+/// What is left on the server's database of a session, of sign-in codes
+/// that expired before `expired_before`, and of an Idempotency-Key.
+fn stored(server: &TestServer, session: i64, expired_before: i64, key: &str) -> [i64; 3] {
+    let pool = server.db();
+    let mut conn = pool.get().unwrap();
+    let session = sessions::table
+        .filter(sessions::id.eq(session))
+        .count()
+        .get_result(&mut conn)
+        .unwrap();
+    let codes = sign_in_codes::table
+        .filter(sign_in_codes::expires_at.lt(expired_before))
+        .count()
+        .get_result(&mut conn)
+        .unwrap();
+    let keys = idempotency_keys::table
+        .filter(idempotency_keys::key.eq(key))
+        .count()
+        .get_result(&mut conn)
+        .unwrap();
+    [session, codes, keys]
+}
+
+#[test]
+fn what_ended_is_deleted_a_month_later() {
+    for backend in BACKENDS {
+        let server = TestServer::start_with(
+            backend,
+            &[
+                ("DEADLINE_SWEEP_INTERVAL_MS", "50"),
+                ("MAIL_POLL_INTERVAL_MS", "50"),
+                ("SESSION_IDLE_DAYS", "90"),
+                ("SESSION_LIFETIME_DAYS", "365"),
+            ],
+        );
+        let api = server.client();
+        let (a, b, game) = api.new_game("standard", json!({}));
+        let email = a.get("/api/v1/me").ok()["email"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let code = common::mailed_sign_in_code(&server, &game, &email);
+        let (p, _, view) = awaited([&a, &b], &game);
+        let key = "retried-within-a-month";
+        p.post_with(
+            &format!("/api/v1/games/{game}/moves"),
+            &json!({"expected_move_number": view["move_number"], "action": a_legal_move(&view)}),
+            &[("Idempotency-Key", key)],
+        )
+        .ok();
+        api.register("ada");
+        let kept = login(&api, "ada");
+        let ended = login(&api, "ada");
+        holding(&api, &ended)
+            .post("/api/v1/auth/logout", &json!({}))
+            .ok();
+        let ended_id = ended["session_id"].as_i64().unwrap();
+        let kept_id = kept["session_id"].as_i64().unwrap();
+        // The codes mailed so far expire within MAIL_SIGN_IN_HOURS (72).
+        let codes_end = server.clock.now() + 72 * 3_600_000 + 60_000;
+        assert_eq!(stored(&server, ended_id, codes_end, key)[2], 1);
+        assert!(stored(&server, ended_id, codes_end, key)[1] >= 1);
+        let wait_for = |expected: [i64; 3], what: &str| {
+            let start = std::time::Instant::now();
+            while stored(&server, ended_id, codes_end, key) != expected {
+                assert!(
+                    start.elapsed() < std::time::Duration::from_secs(20),
+                    "{backend:?}: {what}: {:?}",
+                    stored(&server, ended_id, codes_end, key)
+                );
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        };
+
+        // Within the month everything is kept, through many sweeps.
+        server.advance(29 * DAY_MS);
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let before = stored(&server, ended_id, codes_end, key);
+        assert_eq!([before[0], before[2]], [1, 1], "{backend:?}: deleted early");
+        assert!(before[1] >= 1, "{backend:?}: codes deleted early");
+        redeem(&api, &code, &game).problem(401, "sign_in_link_expired");
+        refresh(&api, text(&ended, "refresh_token")).problem(401, "session_revoked");
+
+        // A month after their end (the codes 72 hours after the game's
+        // mails, the session at its logout, the key at its move): gone.
+        server.advance(5 * DAY_MS);
+        wait_for([0, 0, 0], "ended rows are kept");
+        refresh(&api, text(&ended, "refresh_token")).problem(401, "invalid_refresh_token");
+        redeem(&api, &code, &game).problem(401, "invalid_sign_in_link");
+        // A session in use is not touched.
+        assert_eq!(stored(&server, kept_id, codes_end, key)[0], 1);
+        refresh(&api, text(&kept, "refresh_token")).ok();
     }
 }

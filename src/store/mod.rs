@@ -8,6 +8,7 @@ pub mod games;
 pub mod inbound_mails;
 pub mod outbox;
 mod pool;
+pub mod retention;
 pub mod schema;
 pub mod sessions;
 pub mod used_jtis;
