@@ -151,7 +151,9 @@ impl Sweeper {
         }
         self.next_forget_at
             .store(now + FORGET_EVERY_MS, Ordering::Relaxed);
-        match crate::store::retention::forget_ended(conn, now, self.session_idle_ms) {
+        // Without an idle time only revoked and past-lifetime sessions end.
+        let idle = self.session_idle_ms.unwrap_or(i64::MAX);
+        match crate::store::retention::forget_ended(conn, now, idle) {
             Ok(forgotten) if forgotten.any() => tracing::info!(
                 sign_in_codes = forgotten.sign_in_codes,
                 sessions = forgotten.sessions,

@@ -27,32 +27,27 @@ impl Forgotten {
 }
 
 /// Deletes every row that ended more than `KEPT_MS` before `now`. A
-/// session ends when revoked, at its lifetime's end, or, when
-/// `session_idle_ms` is given, that long after it was last used. Each
-/// kind is one statement, so several instances may run this at once.
+/// session ends when revoked, at its lifetime's end, or `session_idle_ms`
+/// after it was last used. Each kind is one statement, so several
+/// instances may run this at once.
 pub fn forget_ended(
     conn: &mut DbConnection,
     now: i64,
-    session_idle_ms: Option<i64>,
+    session_idle_ms: i64,
 ) -> StoreResult<Forgotten> {
     let cutoff = now - KEPT_MS;
     let sign_in_codes =
         diesel::delete(sign_in_codes::table.filter(sign_in_codes::expires_at.lt(cutoff)))
             .execute(conn)?;
-    let ended = sessions::revoked_at
-        .lt(cutoff)
-        .or(sessions::expires_at.lt(cutoff).nullable());
-    let sessions = match session_idle_ms {
-        Some(idle) => diesel::delete(
-            sessions::table.filter(
-                ended.or(sessions::last_used_at
-                    .lt(cutoff.saturating_sub(idle))
-                    .nullable()),
-            ),
-        )
-        .execute(conn)?,
-        None => diesel::delete(sessions::table.filter(ended)).execute(conn)?,
-    };
+    let sessions = diesel::delete(
+        sessions::table.filter(
+            sessions::revoked_at.lt(cutoff).or(sessions::expires_at
+                .lt(cutoff)
+                .or(sessions::last_used_at.lt(cutoff.saturating_sub(session_idle_ms)))
+                .nullable()),
+        ),
+    )
+    .execute(conn)?;
     let idempotency_keys =
         diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(cutoff)))
             .execute(conn)?;
