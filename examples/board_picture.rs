@@ -3,7 +3,10 @@
 //! its first player sees it, and times drawing and encoding those pictures
 //! on one thread, in CPU time (the thread's time on a core, from
 //! /proc/thread-self/schedstat, so other processes on a busy machine do
-//! not count). Writes one picture of each variant to DIR if given.
+//! not count). Then the same for the last position of many games, taken
+//! in turn, more layouts than the process keeps: what a picture costs a
+//! worker whose mails come from more games in play than that. Writes one
+//! picture of each variant to DIR if given.
 //!
 //!   board_picture [--rounds N] [--out DIR]
 
@@ -100,4 +103,23 @@ fn main() {
         "",
         all.2
     );
+    many_games(args.rounds);
+}
+
+/// Layouts more than the 64 the picture module keeps.
+const GAMES: u64 = 200;
+
+fn many_games(rounds: usize) {
+    let last = |variant, seed| scenes(variant, seed).pop().expect("a position");
+    let scenes: Vec<Scene> = (0..GAMES)
+        .map(|game| last(Variant::ALL[game as usize % Variant::ALL.len()], 100 + game))
+        .collect();
+    let start = cpu_ns();
+    for _ in 0..rounds {
+        for scene in &scenes {
+            picture::render(scene).expect("a picture");
+        }
+    }
+    let micros = (cpu_ns() - start) as f64 / 1e3 / (rounds * scenes.len()) as f64;
+    println!("{GAMES} games in turn  {:>8}  {micros:>10.0}", scenes.len());
 }

@@ -1,22 +1,26 @@
 //! Drawing with tiny-skia: flat colours without anti-aliasing, so every
-//! pixel is one of the palette's colours (see `palette`). The fixed layer
-//! is drawn whole once per layout (`fixed_layer`); each piece a scene adds
-//! is drawn alone once and kept (`sprites`).
+//! pixel is one of the palette's colours (see `palette`). Each piece, the
+//! fields, harbors and tokens of a layout's fixed layer (`fixed_layer`) as
+//! well as what a scene adds, is drawn alone once and kept (`sprites`).
 
 use super::colours::{self, Rgb};
 use super::geometry::{Frame, Point, RADIUS, lerp};
 use super::glyphs;
 use super::scene::{BARBARIAN_TRACK, Scene};
-use hexpost_engine::board::{EdgeId, HarborKind, HexId, NodeId, topology};
+use hexpost_engine::board::{EdgeId, HarborKind, HexId, NodeId, Terrain, topology};
 use hexpost_engine::state::BuildingKind;
-use tiny_skia::{
-    Color, FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform,
-};
+use tiny_skia::{FillRule, LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 /// One thing a scene draws over its layout's fixed layer: what it is and
 /// where, all that its pixels depend on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Piece {
+    /// A hex in its border colour with its field on it; no terrain for a
+    /// hex removed from the board.
+    Field {
+        hex: HexId,
+        terrain: Option<Terrain>,
+    },
     HexOutline(HexId),
     Harbor {
         slot: u8,
@@ -57,6 +61,11 @@ pub enum Piece {
     Track {
         ship: u8,
     },
+}
+
+/// The pieces of `scene`'s fixed layer, on the sea, in drawing order.
+pub fn fixed_pieces(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
+    fields(scene).chain(harbors(scene)).chain(tokens(scene))
 }
 
 /// The pieces `scene` draws over its fixed layer, in drawing order (later
@@ -138,6 +147,19 @@ pub fn pieces(scene: &Scene) -> Vec<Piece> {
     out
 }
 
+/// A hex's field lies a little inside it and so never covers another
+/// hex's pixels: each hex's border and field drawn in turn gives the
+/// pixels of all borders first and all fields after (the unit tests
+/// compare both).
+fn fields(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
+    let hexes = topology().hexes.len();
+    let tiles = scene.tiles.iter().take(hexes).enumerate();
+    tiles.map(|(hex, tile)| Piece::Field {
+        hex: hex as u8,
+        terrain: (!scene.is_removed(hex as u8)).then_some(tile.terrain),
+    })
+}
+
 fn harbors(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
     let slots = topology().harbor_edges.len();
     scene
@@ -181,17 +203,38 @@ pub fn scene(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
     Ok(canvas.pixmap)
 }
 
-/// What every picture of a layout shares: the sea, the fields, the
-/// harbors and the number tokens.
+/// What every picture of a layout shares, drawn in one go: the sea, every
+/// hex's border, every field, the harbors and the number tokens. What the
+/// kept fixed pieces must add up to.
+#[cfg(test)]
 pub fn fixed(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
     let mut canvas = Canvas::new(frame)?;
     let [r, g, b] = colours::SEA;
-    canvas.pixmap.fill(Color::from_rgba8(r, g, b, 255));
-    canvas.fields(scene, frame);
+    canvas
+        .pixmap
+        .fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
+    for hex in 0..scene.tiles.len() as u8 {
+        canvas.fill(polygon(&frame.hex_corners(hex)), colours::HEX_BORDER);
+    }
+    for piece in fields(scene) {
+        if let Piece::Field { hex, terrain } = piece {
+            canvas.fill(field(hex, frame), field_colour(terrain));
+        }
+    }
     for piece in harbors(scene).chain(tokens(scene)) {
         canvas.piece(piece, frame);
     }
     Ok(canvas.pixmap)
+}
+
+/// A hex's field: the hex a little smaller, its border left around it.
+fn field(hex: HexId, frame: &Frame) -> Option<Path> {
+    let centre = frame.hex_centre(hex);
+    polygon(&frame.hex_corners(hex).map(|c| lerp(centre, c, 0.965)))
+}
+
+fn field_colour(terrain: Option<Terrain>) -> Rgb {
+    terrain.map_or(colours::REMOVED, colours::terrain)
 }
 
 /// `piece` alone on a transparent pixmap just large enough for it, and
@@ -345,27 +388,12 @@ impl Canvas {
         }
     }
 
-    fn fields(&mut self, scene: &Scene, frame: &Frame) {
-        // The borders: each hex whole in the border colour, then its
-        // field a little smaller on top.
-        for hex in 0..scene.tiles.len() as u8 {
-            self.fill(polygon(&frame.hex_corners(hex)), colours::HEX_BORDER);
-        }
-        for (hex, tile) in scene.tiles.iter().enumerate() {
-            let hex = hex as u8;
-            let centre = frame.hex_centre(hex);
-            let field = frame.hex_corners(hex).map(|c| lerp(centre, c, 0.965));
-            let fill = if scene.is_removed(hex) {
-                colours::REMOVED
-            } else {
-                colours::terrain(tile.terrain)
-            };
-            self.fill(polygon(&field), fill);
-        }
-    }
-
     fn piece(&mut self, piece: Piece, frame: &Frame) {
         match piece {
+            Piece::Field { hex, terrain } => {
+                self.fill(polygon(&frame.hex_corners(hex)), colours::HEX_BORDER);
+                self.fill(field(hex, frame), field_colour(terrain));
+            }
             Piece::HexOutline(hex) => {
                 let corners = frame.hex_corners(hex);
                 let inset = corners.map(|c| lerp(frame.hex_centre(hex), c, 0.9));

@@ -1,13 +1,15 @@
-//! The board's fixed layer, drawn once per layout: the sea, fields,
+//! The board's fixed layer, made once per layout: the sea, fields,
 //! harbors and number tokens are the same in every mail of a game (and of
-//! every game dealt the same board), and drawing them was most of a
-//! picture's cost. A mail's picture starts from a copy of its palette
-//! indices and puts only its pieces on it (docs/performance.md, "The board
-//! picture in mails").
+//! every game dealt the same board). A mail's picture starts from a copy
+//! of its palette indices and puts only its pieces on it. The layer itself
+//! is put together from kept pieces (`sprites`), not drawn: a worker with
+//! more games in play than layouts kept makes a layer for most mails, and
+//! drawing one cost several pictures' time (docs/performance.md, "The
+//! board picture in mails").
 
 use super::geometry::Frame;
 use super::scene::Scene;
-use super::{draw, palette};
+use super::{draw, palette, sprites};
 use hexpost_engine::board::{HarborKind, Terrain};
 use std::sync::{Arc, LazyLock};
 
@@ -46,11 +48,14 @@ pub struct Layer {
 static LAYERS: LazyLock<quick_cache::sync::Cache<Layout, Arc<Layer>>> =
     LazyLock::new(|| quick_cache::sync::Cache::new(LAYOUTS_KEPT));
 
-/// The fixed layer of `scene`'s layout, drawn now or kept from before.
+/// The fixed layer of `scene`'s layout, made now or kept from before.
 pub fn of(scene: &Scene, frame: &Frame) -> Result<Arc<Layer>, String> {
     LAYERS.get_or_insert_with(&Layout::of(scene), || {
-        let pixmap = draw::fixed(scene, frame)?;
-        let indices = palette::indices(pixmap.data())?;
+        let width = frame.width as usize;
+        let mut indices = vec![palette::SEA; width * frame.height as usize];
+        for piece in draw::fixed_pieces(scene) {
+            sprites::of(piece, frame)?.put_on(&mut indices, width);
+        }
         Ok(Arc::new(Layer { indices }))
     })
 }
@@ -64,6 +69,26 @@ mod tests {
         let (state, _) = GameState::new(&GameConfig::new(Variant::Standard), seed).unwrap();
         let names = ["Ada".to_string(), "Bob".to_string()];
         Scene::of(&state.view(Some(Seat(0))), &names, Default::default())
+    }
+
+    /// The layer put together from kept pieces is the one drawn in one
+    /// go, in every variant's layouts.
+    #[test]
+    fn kept_fixed_pieces_make_the_layer_drawn_in_one_go() {
+        for variant in hexpost_engine::Variant::ALL {
+            for seed in 0..8 {
+                let config = GameConfig::new(variant);
+                let (state, _) = GameState::new(&config, seed).unwrap();
+                let names = ["Ada".to_string(), "Bob".to_string()];
+                let scene = Scene::of(&state.view(Some(Seat(0))), &names, Default::default());
+                let frame = Frame::new(scene.ck.is_some());
+                let drawn = palette::indices(draw::fixed(&scene, &frame).unwrap().data());
+                assert!(
+                    of(&scene, &frame).unwrap().indices == drawn.unwrap(),
+                    "{variant:?}, seed {seed}"
+                );
+            }
+        }
     }
 
     /// A picture drawn on a kept layer is the one drawn on a layer of its

@@ -48,6 +48,9 @@ static PALETTE: LazyLock<Vec<Rgb>> = LazyLock::new(|| {
     unique
 });
 
+/// The sea's index: the palette's first colour, under everything else.
+pub const SEA: u8 = 0;
+
 /// Where a kept piece does not cover the picture (no palette has 255
 /// colours here).
 pub const CLEAR: u8 = u8::MAX;
@@ -134,6 +137,7 @@ mod tests {
             assert_eq!(index(&[r, g, b, 255]), Ok(i as u8));
         }
         assert_eq!(index(&[0, 0, 0, 0]), Ok(CLEAR));
+        assert_eq!(PALETTE[SEA as usize], colours::SEA);
         assert!(index(&[1, 2, 3, 255]).is_err());
         // Half covered: an anti-aliased edge would be a colour of its own.
         let [r, g, b] = colours::SEA;

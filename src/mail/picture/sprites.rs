@@ -23,8 +23,9 @@ pub struct Sprite {
     runs: Vec<(usize, usize, usize)>,
 }
 
-/// Every piece at every place of the board, in both frames, is some
-/// 4,000: all are kept (a few MB), so none is drawn twice.
+/// Every piece at every place of the board, in both frames, the fixed
+/// layers' fields, harbors and tokens included, is some 4,500: all are
+/// kept (a few MB), so none is drawn twice.
 const KEPT: usize = 8192;
 
 static SPRITES: LazyLock<quick_cache::sync::Cache<(Piece, u32), Arc<Sprite>>> =
