@@ -13,7 +13,7 @@
 use clap::Parser;
 use hexpost::mail::picture::{self, Changed, Scene};
 use hexpost_engine::rng::GameRng;
-use hexpost_engine::{GameConfig, GameState, Redact, Seat, Variant};
+use hexpost_engine::{ActionError, GameConfig, GameState, Redact, Seat, Variant};
 
 /// This thread's time on a core so far, in nanoseconds (Linux).
 fn cpu_ns() -> u64 {
@@ -48,7 +48,15 @@ fn scenes(variant: Variant, seed: u64) -> Vec<Scene> {
         let Some(action) = hexpost_engine::sim::random_action(&s, seat, &legal, &mut rng) else {
             break;
         };
-        for event in s.apply(seat, &action).expect("a legal action") {
+        // Legal lists do not reveal the bank's stock: a shortage is the one
+        // refusal of a listed action, and the next step draws another.
+        let events = match s.apply(seat, &action) {
+            Err(ActionError::BankShortage { .. } | ActionError::CommodityShortage { .. }) => {
+                continue;
+            }
+            events => events.expect("a listed action"),
+        };
+        for event in events {
             changed.note(&event.redacted_for(Some(Seat(0))));
         }
         if step % 10 == 0 {

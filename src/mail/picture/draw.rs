@@ -310,6 +310,7 @@ fn circle(centre: Point, radius: f32) -> Option<Path> {
 
 impl Canvas {
     /// A transparent canvas of the frame's size.
+    #[cfg(test)]
     fn new(frame: &Frame) -> Result<Canvas, String> {
         Canvas::at(frame.width, frame.height, (0, 0))
     }
