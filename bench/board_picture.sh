@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The cost of the board picture in mails: time to draw and encode one
 # picture on one thread, and its size, over the positions of random games
-# of every variant (examples/board_picture.rs, release build). Sample
-# pictures of each variant go to OUT.
+# of every variant (examples/board_picture.rs, release build), and over the
+# last positions of 200 games taken in turn (more layouts than are kept).
+# Sample pictures of each variant go to OUT.
 #
 #   bench/board_picture.sh                    # 20 rounds
 #   ROUNDS=50 OUT=/tmp/pictures bench/board_picture.sh
