@@ -152,11 +152,16 @@ pub fn pieces(scene: &Scene) -> Vec<Piece> {
 /// pixels of all borders first and all fields after (the unit tests
 /// compare both).
 fn fields(scene: &Scene) -> impl Iterator<Item = Piece> + '_ {
+    field_terrains(scene).map(|(hex, terrain)| Piece::Field { hex, terrain })
+}
+
+/// Each hex of the board with its terrain, none where it is removed.
+fn field_terrains(scene: &Scene) -> impl Iterator<Item = (HexId, Option<Terrain>)> + '_ {
     let hexes = topology().hexes.len();
     let tiles = scene.tiles.iter().take(hexes).enumerate();
-    tiles.map(|(hex, tile)| Piece::Field {
-        hex: hex as u8,
-        terrain: (!scene.is_removed(hex as u8)).then_some(tile.terrain),
+    tiles.map(|(hex, tile)| {
+        let hex = hex as HexId;
+        (hex, (!scene.is_removed(hex)).then_some(tile.terrain))
     })
 }
 
@@ -213,13 +218,11 @@ pub fn fixed(scene: &Scene, frame: &Frame) -> Result<Pixmap, String> {
     canvas
         .pixmap
         .fill(tiny_skia::Color::from_rgba8(r, g, b, 255));
-    for hex in 0..scene.tiles.len() as u8 {
+    for (hex, _) in field_terrains(scene) {
         canvas.fill(polygon(&frame.hex_corners(hex)), colours::HEX_BORDER);
     }
-    for piece in fields(scene) {
-        if let Piece::Field { hex, terrain } = piece {
-            canvas.fill(field(hex, frame), field_colour(terrain));
-        }
+    for (hex, terrain) in field_terrains(scene) {
+        canvas.fill(field(hex, frame), field_colour(terrain));
     }
     for piece in harbors(scene).chain(tokens(scene)) {
         canvas.piece(piece, frame);

@@ -65,26 +65,29 @@ mod tests {
     use super::*;
     use hexpost_engine::{GameConfig, GameState, Seat, Variant};
 
-    fn scene(seed: u64) -> Scene {
-        let (state, _) = GameState::new(&GameConfig::new(Variant::Standard), seed).unwrap();
+    /// The board of a new game of `variant` dealt from `seed`, as its
+    /// first player sees it.
+    fn scene_in(variant: Variant, seed: u64) -> Scene {
+        let (state, _) = GameState::new(&GameConfig::new(variant), seed).unwrap();
         let names = ["Ada".to_string(), "Bob".to_string()];
         Scene::of(&state.view(Some(Seat(0))), &names, Default::default())
+    }
+
+    fn scene(seed: u64) -> Scene {
+        scene_in(Variant::Standard, seed)
     }
 
     /// The layer put together from kept pieces is the one drawn in one
     /// go, in every variant's layouts.
     #[test]
     fn kept_fixed_pieces_make_the_layer_drawn_in_one_go() {
-        for variant in hexpost_engine::Variant::ALL {
+        for variant in Variant::ALL {
             for seed in 0..8 {
-                let config = GameConfig::new(variant);
-                let (state, _) = GameState::new(&config, seed).unwrap();
-                let names = ["Ada".to_string(), "Bob".to_string()];
-                let scene = Scene::of(&state.view(Some(Seat(0))), &names, Default::default());
+                let scene = scene_in(variant, seed);
                 let frame = Frame::new(scene.ck.is_some());
-                let drawn = palette::indices(draw::fixed(&scene, &frame).unwrap().data());
+                let drawn = palette::indices(draw::fixed(&scene, &frame).unwrap().data()).unwrap();
                 assert!(
-                    of(&scene, &frame).unwrap().indices == drawn.unwrap(),
+                    of(&scene, &frame).unwrap().indices == drawn,
                     "{variant:?}, seed {seed}"
                 );
             }
