@@ -3,8 +3,8 @@
 //! sweeps each in a transaction of its own (`service::timeouts`). Each
 //! round also deletes the signed moves' jtis that have expired
 //! (`store::used_jtis`), and once an hour of its clock the sign-in codes,
-//! sessions and Idempotency-Key replies that ended a month ago
-//! (`store::retention`). Any number
+//! sessions and Idempotency-Key replies that ended a month ago, and the
+//! stored contexts of mails sent a month ago (`store::retention`). Any number
 //! of instances may sweep at once: each game's sweep locks its row and
 //! re-reads its clocks, so every deadline is acted on once.
 
@@ -143,7 +143,8 @@ impl Sweeper {
         Ok(self.report(total))
     }
 
-    /// Deletes the rows that ended a month ago, at most once an hour.
+    /// Deletes the rows that ended a month ago and empties the contexts of
+    /// mails sent then, at most once an hour.
     fn forget_ended(&self, conn: &mut crate::store::DbConnection) {
         let now = self.clock.now();
         if now < self.next_forget_at.load(Ordering::Relaxed) {
@@ -158,7 +159,8 @@ impl Sweeper {
                 sign_in_codes = forgotten.sign_in_codes,
                 sessions = forgotten.sessions,
                 idempotency_keys = forgotten.idempotency_keys,
-                "ended rows deleted"
+                mail_contexts = forgotten.mail_contexts,
+                "ended rows deleted, old mail contexts emptied"
             ),
             Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "deleting ended rows failed"),

@@ -10,7 +10,7 @@
 use crate::common::moves::{a_legal_move, awaited};
 use crate::common::{self, Api, BACKENDS, Reply, TestServer, register_admin};
 use diesel::prelude::*;
-use hexpost::store::schema::{idempotency_keys, sessions, sign_in_codes};
+use hexpost::store::schema::{idempotency_keys, outbox, sessions, sign_in_codes};
 use serde_json::{Value, json};
 
 const PASSWORD: &str = "correct horse battery";
@@ -429,6 +429,44 @@ fn stored(server: &TestServer, session: i64, expired_before: i64, key: &str) -> 
     [session, codes, keys]
 }
 
+/// How many mails were sent up to `sent_by`, and how many of them still
+/// hold their stored context.
+fn sent_mails(server: &TestServer, sent_by: i64) -> [i64; 2] {
+    let pool = server.db();
+    let mut conn = pool.get().unwrap();
+    let sent = outbox::table
+        .filter(outbox::status.eq("sent"))
+        .filter(outbox::sent_at.le(sent_by));
+    let all = sent.count().get_result(&mut conn).unwrap();
+    let with_context = sent
+        .filter(outbox::context.ne(""))
+        .count()
+        .get_result(&mut conn)
+        .unwrap();
+    [all, with_context]
+}
+
+/// Waits until the server's mail worker has sent every mail queued.
+fn all_mails_sent(server: &TestServer) {
+    let start = std::time::Instant::now();
+    loop {
+        let mut conn = server.db().get().unwrap();
+        let unsent: i64 = outbox::table
+            .filter(outbox::status.ne("sent"))
+            .count()
+            .get_result(&mut conn)
+            .unwrap();
+        if unsent == 0 {
+            return;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "{unsent} mails unsent"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn what_ended_is_deleted_a_month_later() {
     for backend in BACKENDS {
@@ -468,24 +506,38 @@ fn what_ended_is_deleted_a_month_later() {
         let codes_end = server.clock.now() + 72 * 3_600_000 + 60_000;
         assert_eq!(stored(&server, ended_id, codes_end, key)[2], 1);
         assert!(stored(&server, ended_id, codes_end, key)[1] >= 1);
+        all_mails_sent(&server);
+        let mails_by = server.clock.now();
+        let [mails, _] = sent_mails(&server, mails_by);
+        assert!(mails >= 2, "{backend:?}: {mails} mails sent");
+        assert_eq!(sent_mails(&server, mails_by), [mails, mails]);
         // Within the month everything is kept, through many sweeps.
         server.advance(29 * DAY_MS);
         std::thread::sleep(std::time::Duration::from_millis(500));
         let before = stored(&server, ended_id, codes_end, key);
         assert_eq!([before[0], before[2]], [1, 1], "{backend:?}: deleted early");
         assert!(before[1] >= 1, "{backend:?}: codes deleted early");
+        assert_eq!(
+            sent_mails(&server, mails_by),
+            [mails, mails],
+            "{backend:?}: mail contexts emptied early"
+        );
         redeem(&api, &code, &game).problem(401, "sign_in_link_expired");
         refresh(&api, text(&ended, "refresh_token")).problem(401, "session_revoked");
 
         // A month after their end (the codes 72 hours after the game's
         // mails, the session at its logout, the key at its move): gone.
+        // The mails sent then are kept, their contexts emptied.
         server.advance(5 * DAY_MS);
         let start = std::time::Instant::now();
-        while stored(&server, ended_id, codes_end, key) != [0, 0, 0] {
+        while stored(&server, ended_id, codes_end, key) != [0, 0, 0]
+            || sent_mails(&server, mails_by) != [mails, 0]
+        {
             assert!(
                 start.elapsed() < std::time::Duration::from_secs(20),
-                "{backend:?}: ended rows are kept: {:?}",
-                stored(&server, ended_id, codes_end, key)
+                "{backend:?}: ended rows are kept: {:?}, mails {:?}",
+                stored(&server, ended_id, codes_end, key),
+                sent_mails(&server, mails_by)
             );
             std::thread::sleep(std::time::Duration::from_millis(50));
         }

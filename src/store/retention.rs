@@ -4,8 +4,15 @@
 //! stopped mattering, so that a late request still gets its precise
 //! refusal ("this sign-in link has expired", "this session was ended")
 //! rather than "unknown", and then deleted by the deadline sweeper.
+//!
+//! A sent mail's row stays, since the next turn mail reads its game,
+//! recipient and move number, and its Message-ID keeps the mail from
+//! being queued twice; only the context its templates rendered (the
+//! board's scene and the words, 2 to 3 kB) is emptied `KEPT_MS` after it
+//! was sent. Until then an admin can see what a player was sent.
 
-use super::schema::{idempotency_keys, sessions, sign_in_codes};
+use super::outbox::status;
+use super::schema::{idempotency_keys, outbox, sessions, sign_in_codes};
 use super::{DbConnection, StoreResult};
 use diesel::prelude::*;
 
@@ -18,6 +25,8 @@ pub struct Forgotten {
     pub sign_in_codes: usize,
     pub sessions: usize,
     pub idempotency_keys: usize,
+    /// Sent mails whose stored context was emptied.
+    pub mail_contexts: usize,
 }
 
 impl Forgotten {
@@ -26,10 +35,11 @@ impl Forgotten {
     }
 }
 
-/// Deletes every row that ended more than `KEPT_MS` before `now`. A
-/// session ends when revoked, at its lifetime's end, or `session_idle_ms`
-/// after it was last used. Each kind is one statement, so several
-/// instances may run this at once.
+/// Deletes every row that ended more than `KEPT_MS` before `now`, and
+/// empties the context of every mail sent before then. A session ends
+/// when revoked, at its lifetime's end, or `session_idle_ms` after it was
+/// last used. Each kind is one statement, so several instances may run
+/// this at once.
 pub fn forget_ended(
     conn: &mut DbConnection,
     now: i64,
@@ -51,9 +61,22 @@ pub fn forget_ended(
     let idempotency_keys =
         diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(cutoff)))
             .execute(conn)?;
+    // A mail is sent once due, so `due_at` is below the cutoff too: that
+    // bound lets the statement read only old sent rows, through the
+    // outbox's (status, due_at) index.
+    let mail_contexts = diesel::update(
+        outbox::table
+            .filter(outbox::status.eq(status::SENT))
+            .filter(outbox::due_at.lt(cutoff))
+            .filter(outbox::sent_at.lt(cutoff))
+            .filter(outbox::context.ne("")),
+    )
+    .set(outbox::context.eq(""))
+    .execute(conn)?;
     Ok(Forgotten {
         sign_in_codes,
         sessions,
         idempotency_keys,
+        mail_contexts,
     })
 }
