@@ -20,7 +20,7 @@ use crate::common::steer::Steer;
 use crate::common::{self, Api, Backend, TestServer, game};
 use diesel::prelude::*;
 use hexpost::inbound::token::{InvitationClaims, ReplyKeys};
-use hexpost::store::schema::{games, inbound_mails, outbox};
+use hexpost::store::schema::{inbound_mails, outbox};
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{
     Action, Cards, DevCard, DevCounts, GameState, LegalAction, Resource, Seat, sim,
@@ -742,22 +742,10 @@ impl Table {
         mail
     }
 
-    /// Gives the open game the test's seed (and the hash and chain start
-    /// that follow from it), before anything was drawn from it.
+    /// Gives the open game the test's seed, so that it is the same game
+    /// every run.
     fn fix_seed(&self) {
-        let seed = hex::decode(SEED).unwrap();
-        let seed_hash = hexpost::service::audit::sha256_hex(&seed);
-        let chain_head = hexpost::service::audit::genesis(&self.game_id, &seed_hash);
-        let mut conn = self.server.db().get().unwrap();
-        let n = diesel::update(games::table.find(&self.game_id))
-            .set((
-                games::seed.eq(SEED),
-                games::seed_hash.eq(&seed_hash),
-                games::chain_head.eq(&chain_head),
-            ))
-            .execute(&mut conn)
-            .unwrap();
-        assert_eq!(n, 1);
+        self.server.fix_seed(&self.game_id, SEED);
     }
 
     /// Sends a reply with `line` to an invitation mail and returns the

@@ -247,6 +247,28 @@ impl TestServer {
     pub fn db(&self) -> hexpost::store::DbPool {
         hexpost::store::connect(&self.database_url, 2).unwrap()
     }
+
+    /// Gives the open game `game_id` the seed `seed` (hex), and the hash
+    /// and chain start that follow from it, before its invitation is
+    /// accepted and anything is drawn from it: a test's game is then the
+    /// same every run.
+    pub fn fix_seed(&self, game_id: &str, seed: &str) {
+        use diesel::prelude::*;
+        use hexpost::service::audit;
+        use hexpost::store::schema::games;
+        let seed_hash = audit::sha256_hex(&hex::decode(seed).unwrap());
+        let chain_head = audit::genesis(game_id, &seed_hash);
+        let mut conn = self.db().get().unwrap();
+        let n = diesel::update(games::table.find(game_id).filter(games::status.eq("open")))
+            .set((
+                games::seed.eq(seed),
+                games::seed_hash.eq(&seed_hash),
+                games::chain_head.eq(&chain_head),
+            ))
+            .execute(&mut conn)
+            .unwrap();
+        assert_eq!(n, 1, "no open game {game_id}");
+    }
 }
 
 impl Drop for TestServer {
