@@ -7,8 +7,9 @@ use crate::common::smtp::{self, SmtpSink};
 use crate::common::{self, BACKENDS, Backend, TestServer};
 use base64::Engine;
 use serde_json::json;
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// Whether Chromium and playwright-core are there (never false in CI).
 fn browsers_installed() -> bool {
@@ -38,51 +39,167 @@ fn browsers_installed() -> bool {
 }
 
 /// Runs web/e2e/play.mjs against a fresh server of each backend, for
-/// `variants` (none: the script's own list).
-fn play_in_browsers(variants: &[&str]) {
+/// `variants` (none: the script's own list), and returns what it printed
+/// on each. With `seeds` (hex, one for each of `BACKENDS`), the one game's
+/// seed is fixed once it is created and its policies' choices are seeded:
+/// the game is the same every run.
+fn play_in_browsers(variants: &[&str], seeds: Option<[&str; 2]>) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = root.join("web/e2e/play.mjs");
-    for backend in BACKENDS {
+    let mut printed = Vec::new();
+    for (i, backend) in BACKENDS.into_iter().enumerate() {
+        let seed = seeds.map(|s| s[i]);
         let server = TestServer::start(backend);
         let artifacts = root
             .join("target/e2e-artifacts")
             .join(format!("{backend:?}").to_lowercase());
         let started = std::time::Instant::now();
-        let out = Command::new("node")
-            .arg(&script)
+        let mut node = Command::new("node");
+        node.arg(&script)
             .arg(&server.base)
             .arg(&artifacts)
-            .args(variants)
-            .output()
+            .args(variants);
+        if seed.is_some() {
+            node.env("E2E_SEED_HANDSHAKE", "1");
+        }
+        let mut child = node
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
             .expect("node runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap());
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = String::new();
+        for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+            let line = line.unwrap();
+            if let (Some(seed), true) = (seed, line.starts_with("seed handshake:")) {
+                server.fix_seed(&the_open_game(&server), seed);
+                writeln!(stdin, "seeded").unwrap();
+            }
+            stdout.push_str(&line);
+            stdout.push('\n');
+        }
+        let status = child.wait().unwrap();
+        let stderr = stderr.join().unwrap();
         println!(
             "== {backend:?} {variants:?} in {:.0} s\n{stdout}{stderr}",
             started.elapsed().as_secs_f64()
         );
         assert!(
-            out.status.success(),
+            status.success(),
             "the browser test failed on {backend:?} (screenshots in {}):\n{stdout}{stderr}",
             artifacts.display()
         );
+        printed.push(stdout);
     }
+    printed
+}
+
+/// The id of the one game on `server` that waits for its invitation to be
+/// accepted.
+fn the_open_game(server: &TestServer) -> String {
+    use diesel::prelude::*;
+    use hexpost::store::schema::games;
+    let mut conn = server.db().get().unwrap();
+    let open: Vec<String> = games::table
+        .filter(games::status.eq("open"))
+        .select(games::id)
+        .load(&mut conn)
+        .unwrap();
+    assert_eq!(open.len(), 1, "open games: {open:?}");
+    open.into_iter().next().unwrap()
 }
 
 #[test]
 fn two_browsers_play_every_variant() {
     if browsers_installed() {
-        play_in_browsers(&[]);
+        play_in_browsers(&[], None);
     }
 }
 
+/// The Cities & Knights games below, one on each backend, from their
+/// set-up; with the policies' seeded choices each is the same every run.
+/// The first is won by seat 1 on turn 26 (about 35 s), the second by seat
+/// 1 on turn 34 (about 40 s). HEXPOST_E2E_CK_SEED plays another game on
+/// both.
+const CK_SEEDS: [&str; 2] = [
+    "c0de000000000000000000000000000000000000000000000000000000000002",
+    "c0de000000000000000000000000000000000000000000000000000000000004",
+];
+
+/// What the pages do in the games of `CK_SEEDS`, besides set-up, rolls,
+/// roads, cities and ending turns, as web/e2e/ck_game.mjs names it.
+const CK_DECISIONS: [&[&str]; 2] = [
+    &[
+        "build_wall",
+        "Improve politics to level 1",
+        "Improve science to level 1",
+        "recruit_knight",
+        "activate_knight",
+        "promote_knight",
+        "Play Road building",
+        "play diplomat",
+        "place_neutral_knight",
+        "promote_neutral_knight",
+        "move_robber",
+        "discard",
+        "bank_trade",
+    ],
+    &[
+        "build_wall",
+        "Improve trade to level 1",
+        "play merchant",
+        "play smith",
+        "smith_promote",
+        "play inventor",
+        "place_neutral_knight",
+        "move_robber",
+        "bank_trade",
+    ],
+];
+
 /// A whole game of Cities & Knights for two, to its winner, every decision
-/// clicked on one of the two pages (web/e2e/ck_game.mjs).
+/// clicked on one of the two pages (web/e2e/ck_game.mjs). The games are
+/// the same every run (`CK_SEEDS`), so their length is too, and they make
+/// the decisions `CK_DECISIONS` lists: a change to the engine or to the
+/// policies that plays them differently fails here, and new seeds whose
+/// games make as many kinds of decision are then chosen.
 #[test]
 fn two_browsers_play_a_whole_ck_for_two_game() {
-    if browsers_installed() {
-        play_in_browsers(&["ck_for_two"]);
+    if !browsers_installed() {
+        return;
     }
+    if let Ok(seed) = std::env::var("HEXPOST_E2E_CK_SEED") {
+        play_in_browsers(&["ck_for_two"], Some([&seed, &seed]));
+        return;
+    }
+    let printed = play_in_browsers(&["ck_for_two"], Some(CK_SEEDS));
+    for ((out, expected), seed) in printed.iter().zip(CK_DECISIONS).zip(CK_SEEDS) {
+        let made = decisions_made(out);
+        let missing: Vec<&&str> = expected.iter().filter(|d| !made.contains(**d)).collect();
+        assert!(
+            missing.is_empty(),
+            "the game of seed {seed} no longer makes {missing:?}: {made:?}"
+        );
+    }
+}
+
+/// The kinds of decision ck_game.mjs says the pages made ("decisions made
+/// on the pages: build_road 5, play diplomat 1, ...").
+fn decisions_made(printed: &str) -> std::collections::BTreeSet<String> {
+    let (_, list) = printed
+        .split_once("decisions made on the pages: ")
+        .expect("the game's summary");
+    let list = list.lines().next().unwrap_or_default();
+    list.split(", ")
+        .map(|made| {
+            made.rsplit_once(' ')
+                .map_or(made, |(name, _)| name)
+                .to_string()
+        })
+        .collect()
 }
 
 /// Sessions in the browser (web/e2e/sessions.mjs): a reload after the

@@ -5,7 +5,7 @@
 // plays the progress cards it may, and trades with the bank towards a city
 // or a settlement.
 
-import { takeCards as takeAny } from './policy.mjs';
+import { pick, takeCards as takeAny } from './policy.mjs';
 
 export const CARDS = ['brick', 'lumber', 'wool', 'grain', 'ore', 'paper', 'cloth', 'coin'];
 const CITY = { ore: 3, grain: 2 };
@@ -38,8 +38,6 @@ export function modeKey(legal) {
   if (legal.type === 'chase_robber') return `chase_robber:${legal.knight}`;
   return legal.neutral === undefined ? legal.type : `${legal.type}:${legal.neutral}`;
 }
-
-const pick = (items) => items[Math.floor(Math.random() * items.length)];
 
 export function total(cards) {
   return CARDS.reduce((sum, c) => sum + (cards?.[c] ?? 0), 0);

@@ -14,9 +14,10 @@
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Api } from './api_client.mjs';
 import {
-  apiAction, bankTrade, DEV_CARD_COST, RESOURCES, ROAD_COST, takeCards, total, tradeFor, tradeProposal,
+  apiAction, bankTrade, DEV_CARD_COST, pick, RESOURCES, ROAD_COST, takeCards, total, tradeFor, tradeProposal,
 } from './policy.mjs';
 import { CK_VP_TARGET, playCk } from './ck_game.mjs';
 
@@ -29,6 +30,12 @@ const VARIANTS = chosen.length ? chosen : ['standard', 'duel', 'catan_for_two', 
 const PASSWORD = 'correct horse battery';
 const MAX_DECISIONS = 600;
 const api = new Api(base);
+// With E2E_SEED_HANDSHAKE set, each game waits once it is created for a
+// line on stdin: the test (tests/web_e2e.rs) gives the open game a fixed
+// seed meanwhile, so that, with the policies' seeded choices, the game is
+// the same every run.
+const handshake = process.env.E2E_SEED_HANDSHAKE
+  ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null;
 const pageErrors = [];
 mkdirSync(artifacts, { recursive: true });
 
@@ -107,6 +114,10 @@ async function setUp(browser, variant) {
   await ada.page.click('form.new-game button[type=submit]');
   const link = await ada.page.getAttribute('.invite-link', 'href');
   check(link.startsWith(`${base}/invitations/`), `invitation link ${link} has the mail's form`);
+  if (handshake) {
+    console.log(`seed handshake: the ${variant} game is open`);
+    check(!(await handshake.next()).done, 'the test answered the seed handshake');
+  }
 
   // Bob follows the link, signs up from it and accepts.
   await bob.page.goto(link);
@@ -190,7 +201,7 @@ async function boardDecision(game, player, g, legal, { keyboard = false } = {}) 
   if (await mode.count()) await mode.click();
   const kind = TARGET_KIND[legal.type];
   const options = choices(legal);
-  const id = options[Math.floor(Math.random() * options.length)];
+  const id = pick(options);
   const targets = await page.$$('.board .target');
   check(targets.length === options.length, `${legal.type}: ${targets.length} highlighted spots for ${options.length} legal ones`);
   const target = `.board .target[data-${kind}="${id}"]`;

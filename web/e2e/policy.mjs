@@ -51,14 +51,27 @@ export function tradeProposal(mine, theirs) {
   return null;
 }
 
-const pick = (items) => items[Math.floor(Math.random() * items.length)];
+// Every choice the policies make comes from one stream seeded by
+// E2E_POLICY_SEED (default 1): with the game's seed fixed too (the Cities
+// & Knights game, tests/web_e2e.rs), a game is the same every run.
+// mulberry32: 32 bits of state are plenty for picking among a few spots.
+let stream = Number(process.env.E2E_POLICY_SEED ?? 1) >>> 0;
+export function random() {
+  stream = (stream + 0x6d2b79f5) >>> 0;
+  let t = stream;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+export const pick = (items) => items[Math.floor(random() * items.length)];
 
 // `n` cards of the hand, at random, among `kinds`.
 export function takeCards(hand, n, kinds = RESOURCES) {
   const cards = kinds.flatMap((r) => Array(hand[r] ?? 0).fill(r));
   const out = {};
   for (let i = 0; i < n; i += 1) {
-    const [r] = cards.splice(Math.floor(Math.random() * cards.length), 1);
+    const [r] = cards.splice(Math.floor(random() * cards.length), 1);
     out[r] = (out[r] ?? 0) + 1;
   }
   return out;
