@@ -20,7 +20,7 @@ use crate::common::steer::Steer;
 use crate::common::{self, Api, Backend, TestServer, game};
 use diesel::prelude::*;
 use hexpost::inbound::token::{InvitationClaims, ReplyKeys};
-use hexpost::store::schema::{inbound_mails, outbox};
+use hexpost::store::schema::inbound_mails;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::{
     Action, Cards, DevCard, DevCounts, GameState, LegalAction, Resource, Seat, sim,
@@ -780,23 +780,7 @@ impl Table {
     /// Waits until the outbox has sent everything queued (so that what
     /// the sink holds is all the server has to say).
     fn settle(&self) {
-        let start = Instant::now();
-        let mut conn = self.server.db().get().unwrap();
-        loop {
-            let pending: i64 = outbox::table
-                .filter(outbox::status.eq("pending"))
-                .count()
-                .get_result(&mut conn)
-                .unwrap();
-            if pending == 0 {
-                return;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "the outbox never drains"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.server.wait_outbox_drained();
     }
 
     /// What player `p` sees of the game.

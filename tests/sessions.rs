@@ -446,27 +446,6 @@ fn sent_mails(server: &TestServer, sent_by: i64) -> [i64; 2] {
     [all, with_context]
 }
 
-/// Waits until the server's mail worker has sent every mail queued.
-fn all_mails_sent(server: &TestServer) {
-    let start = std::time::Instant::now();
-    loop {
-        let mut conn = server.db().get().unwrap();
-        let unsent: i64 = outbox::table
-            .filter(outbox::status.ne("sent"))
-            .count()
-            .get_result(&mut conn)
-            .unwrap();
-        if unsent == 0 {
-            return;
-        }
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(20),
-            "{unsent} mails unsent"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-}
-
 #[test]
 fn what_ended_is_deleted_a_month_later() {
     for backend in BACKENDS {
@@ -506,7 +485,7 @@ fn what_ended_is_deleted_a_month_later() {
         let codes_end = server.clock.now() + 72 * 3_600_000 + 60_000;
         assert_eq!(stored(&server, ended_id, codes_end, key)[2], 1);
         assert!(stored(&server, ended_id, codes_end, key)[1] >= 1);
-        all_mails_sent(&server);
+        server.wait_outbox_drained();
         let mails_by = server.clock.now();
         let [mails, _] = sent_mails(&server, mails_by);
         assert!(mails >= 2, "{backend:?}: {mails} mails sent");

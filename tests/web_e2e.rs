@@ -101,10 +101,10 @@ fn play_in_browsers(variants: &[&str], seeds: Option<[&str; 2]>) -> Vec<String> 
 /// accepted.
 fn the_open_game(server: &TestServer) -> String {
     use diesel::prelude::*;
-    use hexpost::store::schema::games;
+    use hexpost::store::{games::status, schema::games};
     let mut conn = server.db().get().unwrap();
     let open: Vec<String> = games::table
-        .filter(games::status.eq("open"))
+        .filter(games::status.eq(status::OPEN))
         .select(games::id)
         .load(&mut conn)
         .unwrap();

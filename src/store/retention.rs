@@ -62,8 +62,9 @@ pub fn forget_ended(
         diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(cutoff)))
             .execute(conn)?;
     // A mail is sent once due, so `due_at` is below the cutoff too: that
-    // bound lets the statement read only old sent rows, through the
-    // outbox's (status, due_at) index.
+    // bound lets the planner take the outbox's (status, due_at) index
+    // while few rows are that old (with most of them old, PostgreSQL
+    // scans the table: docs/performance.md, "Housekeeping").
     let mail_contexts = diesel::update(
         outbox::table
             .filter(outbox::status.eq(status::SENT))

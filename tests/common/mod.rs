@@ -248,6 +248,30 @@ impl TestServer {
         hexpost::store::connect(&self.database_url, 2).unwrap()
     }
 
+    /// Waits until the mail worker has sent everything queued (so that
+    /// what an SMTP sink holds is all the server has to say).
+    pub fn wait_outbox_drained(&self) {
+        use diesel::prelude::*;
+        use hexpost::store::{outbox::status, schema::outbox};
+        let start = std::time::Instant::now();
+        let mut conn = self.db().get().unwrap();
+        loop {
+            let pending: i64 = outbox::table
+                .filter(outbox::status.eq(status::PENDING))
+                .count()
+                .get_result(&mut conn)
+                .unwrap();
+            if pending == 0 {
+                return;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "the outbox never drains"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
     /// Gives the open game `game_id` the seed `seed` (hex), and the hash
     /// and chain start that follow from it, before its invitation is
     /// accepted and anything is drawn from it: a test's game is then the
@@ -255,18 +279,22 @@ impl TestServer {
     pub fn fix_seed(&self, game_id: &str, seed: &str) {
         use diesel::prelude::*;
         use hexpost::service::audit;
-        use hexpost::store::schema::games;
+        use hexpost::store::{games::status, schema::games};
         let seed_hash = audit::sha256_hex(&hex::decode(seed).unwrap());
         let chain_head = audit::genesis(game_id, &seed_hash);
         let mut conn = self.db().get().unwrap();
-        let n = diesel::update(games::table.find(game_id).filter(games::status.eq("open")))
-            .set((
-                games::seed.eq(seed),
-                games::seed_hash.eq(&seed_hash),
-                games::chain_head.eq(&chain_head),
-            ))
-            .execute(&mut conn)
-            .unwrap();
+        let n = diesel::update(
+            games::table
+                .find(game_id)
+                .filter(games::status.eq(status::OPEN)),
+        )
+        .set((
+            games::seed.eq(seed),
+            games::seed_hash.eq(&seed_hash),
+            games::chain_head.eq(&chain_head),
+        ))
+        .execute(&mut conn)
+        .unwrap();
         assert_eq!(n, 1, "no open game {game_id}");
     }
 }
