@@ -85,12 +85,13 @@ fn two_instances_on_one_postgres_lose_and_double_no_move_and_no_mail() {
     let sink = SmtpSink::running(&py);
     let db = TempDatabase::new(Backend::Postgres);
     let smtp_url = sink.url();
-    let vars = [
+    let mut vars = vec![
         ("DATABASE_URL", db.url.as_str()),
         ("SMTP_URL", smtp_url.as_str()),
         ("MAIL_POLL_INTERVAL_MS", "50"),
         ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
     ];
+    vars.extend(smtp::QUICK_RETRIES);
     let root = std::env::temp_dir().join(format!(
         "hexpost-multi-{}-{}",
         std::process::id(),

@@ -678,19 +678,18 @@ impl Table {
         let listener = smtp::free_port();
         let listen = format!("127.0.0.1:{listener}");
         let url = sink.url();
-        let server = TestServer::start_with(
-            backend,
-            &[
-                ("SMTP_URL", url.as_str()),
-                ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
-                ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
-                ("MAIL_POLL_INTERVAL_MS", "20"),
-                ("REPLY_DOMAIN", DOMAIN),
-                ("JWT_KEYS", KEYS),
-                ("INBOUND_LISTEN", &listen),
-                ("INBOUND_DNS_SERVERS", &dns_addr),
-            ],
-        );
+        let mut settings = vec![
+            ("SMTP_URL", url.as_str()),
+            ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
+            ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
+            ("MAIL_POLL_INTERVAL_MS", "20"),
+            ("REPLY_DOMAIN", DOMAIN),
+            ("JWT_KEYS", KEYS),
+            ("INBOUND_LISTEN", &listen),
+            ("INBOUND_DNS_SERVERS", &dns_addr),
+        ];
+        settings.extend(smtp::QUICK_RETRIES);
+        let server = TestServer::start_with(backend, &settings);
         let api = server.client();
         let players = ["ada", "bob"].map(|name| {
             let (api, user_id) = api.register(name);

@@ -49,8 +49,8 @@ struct Table {
 
 /// The settings of a server that takes replies, with the DNS server that
 /// publishes the players' DKIM key and the outgoing SMTP server.
-fn replies_on<'a>(dns: &'a str, smtp: &'a str) -> [(&'a str, &'a str); 8] {
-    [
+fn replies_on<'a>(dns: &'a str, smtp: &'a str) -> Vec<(&'a str, &'a str)> {
+    let mut vars = vec![
         ("INBOUND_DNS_SERVERS", dns),
         ("SMTP_URL", smtp),
         ("MAIL_FROM", "hexpost <games@hexpost.example.org>"),
@@ -59,7 +59,9 @@ fn replies_on<'a>(dns: &'a str, smtp: &'a str) -> [(&'a str, &'a str); 8] {
         ("REPLY_DOMAIN", DOMAIN),
         ("REPLY_MAX_BYTES", MAX_BYTES),
         ("JWT_KEYS", KEYS),
-    ]
+    ];
+    vars.extend(smtp::QUICK_RETRIES);
+    vars
 }
 
 /// The settings that poll the test mailbox's INBOX at `url`.
@@ -183,15 +185,46 @@ impl Table {
             }
             assert!(
                 start.elapsed() < MAIL_WAIT,
-                "no mail to {to} starting {subject:?}: {:#?}",
+                "no mail to {to} starting {subject:?}: {:#?}\nthe outbox's rows to {to}: {:#?}",
                 self.sink
                     .messages()
                     .iter()
                     .map(|m| (m.to().to_string(), m.subject().to_string()))
-                    .collect::<Vec<_>>()
+                    .collect::<Vec<_>>(),
+                self.outbox_to(to)
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// What the outbox holds for `to` (kind, status, attempts, last error,
+    /// due and sent in ms from now): why a mail is late, when one is.
+    fn outbox_to(&self, to: &str) -> Vec<String> {
+        let mut conn = self.server.db().get().unwrap();
+        let now = self.server.clock.now();
+        outbox::table
+            .filter(outbox::recipient.eq(to))
+            .order(outbox::id)
+            .select((
+                outbox::id,
+                outbox::kind,
+                outbox::status,
+                outbox::attempts,
+                outbox::last_error,
+                outbox::due_at,
+                outbox::sent_at,
+            ))
+            .load::<(i64, String, String, i32, Option<String>, i64, Option<i64>)>(&mut conn)
+            .unwrap()
+            .into_iter()
+            .map(|(id, kind, status, attempts, error, due, sent)| {
+                let sent = sent.map(|s| s - now);
+                format!(
+                    "{id} {kind} {status}, {attempts} attempts, error {error:?}, due {} ms, sent {sent:?} ms",
+                    due - now
+                )
+            })
+            .collect()
     }
 
     /// Answer and refusal mails queued so far.

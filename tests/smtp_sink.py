@@ -63,7 +63,12 @@ def main():
     port, directory = int(sys.argv[1]), sys.argv[2]
     delay = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
     os.makedirs(directory, exist_ok=True)
-    controller = Controller(Sink(directory, delay), hostname="127.0.0.1", port=port)
+    # The name in the greeting given, not looked up: aiosmtpd would call
+    # socket.getfqdn() for every connection, on the thread that serves all
+    # of them, and a slow resolver would stall every client at once.
+    controller = Controller(
+        Sink(directory, delay), hostname="127.0.0.1", port=port, server_hostname="sink.test"
+    )
     controller.start()
     print("ready", flush=True)
     # The controller serves from its own thread; this one waits to be killed.

@@ -254,14 +254,14 @@ fn a_turn_mail_with_its_board_reads_on_a_phone() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sink = SmtpSink::running(&py);
-    let server = TestServer::start_with(
-        Backend::Sqlite,
-        &[
-            ("SMTP_URL", sink.url().as_str()),
-            ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
-            ("MAIL_POLL_INTERVAL_MS", "50"),
-        ],
-    );
+    let url = sink.url();
+    let mut settings = vec![
+        ("SMTP_URL", url.as_str()),
+        ("PUBLIC_BASE_URL", "https://hexpost.example.org"),
+        ("MAIL_POLL_INTERVAL_MS", "50"),
+    ];
+    settings.extend(smtp::QUICK_RETRIES);
+    let server = TestServer::start_with(Backend::Sqlite, &settings);
     let (a, b, id) = server.client().new_game("catan_for_two", json!({}));
     common::play_moves([&a, &b], &id, 5, 60);
     let mut turn = None;

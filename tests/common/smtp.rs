@@ -14,6 +14,12 @@ use std::time::{Duration, Instant};
 /// test all the same.
 pub const MAIL_WAIT: Duration = Duration::from_secs(90);
 
+/// Settings for a server that sends to a sink: a send that fails on a
+/// loaded machine is tried again well within `MAIL_WAIT` (the defaults, a
+/// 30 s timeout and then a minute's wait, add up to all of it).
+pub const QUICK_RETRIES: [(&str, &str); 2] =
+    [("SMTP_TIMEOUT_SECS", "10"), ("MAIL_BACKOFF_BASE_MS", "200")];
+
 /// The Python that has aiosmtpd, or None outside the test command (never
 /// None in CI, where a missing one fails the test).
 pub fn python() -> Option<String> {
