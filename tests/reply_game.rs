@@ -67,7 +67,7 @@ fn a_whole_catan_for_two_game_by_reply() {
         ..Mailroom::default()
     };
     table.deliver(1, &invitation, &["ACCEPT".into()]);
-    table.settle();
+    table.server.wait_outbox_drained();
     let accepted = mails.answer_to(&table, 1);
     assert!(
         flat(&accepted.text).contains("Applied from your reply:\n- ACCEPT\n"),
@@ -81,7 +81,7 @@ fn a_whole_catan_for_two_game_by_reply() {
     let mut policy = Policy::new();
     let mut replies = 0;
     let over = loop {
-        table.settle();
+        table.server.wait_outbox_drained();
         mails.absorb(&table);
         if let Some(over) = mails.game_over() {
             break over;
@@ -109,7 +109,7 @@ fn a_whole_catan_for_two_game_by_reply() {
         let before = refusal.then(|| (table.move_number(), table.log_len(p)));
         replies += 1;
         table.deliver(p, &mail, &lines);
-        table.settle();
+        table.server.wait_outbox_drained();
         let answer = mails.answer_to(&table, p);
         let applied = applied_count(&answer.text);
         policy.note(&lines[..applied], opponent);
@@ -317,7 +317,7 @@ fn development_cards_are_played_by_reply() {
     let q = 1 - p;
     let me = t.players[p].name.clone();
     let opp = t.players[q].name.clone();
-    t.settle();
+    t.server.wait_outbox_drained();
     let mut mails = Mailroom::default();
     mails.absorb(t);
     // The opponent's last decision mail was answered over the API.
@@ -565,7 +565,7 @@ fn reply(t: &Table, mails: &mut Mailroom, p: usize, line: &str) -> Received {
 fn send_reply(t: &Table, mails: &mut Mailroom, p: usize, line: &str) -> Received {
     let mail = mails.pending[p].take().expect("a decision mail");
     t.deliver(p, &mail, &[line.to_string()]);
-    t.settle();
+    t.server.wait_outbox_drained();
     mails.answer_to(t, p)
 }
 
@@ -726,7 +726,7 @@ impl Table {
 
     /// The invitation mail with `token`.
     fn invitation_mail(&self, token: &str) -> Received {
-        self.settle();
+        self.server.wait_outbox_drained();
         let mail = self
             .sink
             .messages()
@@ -752,7 +752,7 @@ impl Table {
     fn reply_to_invitation(&self, from: &str, to: &str, mail: &Received, line: &str) -> Received {
         let seen = self.sink.messages().len();
         self.send(from, to, mail, &[line.into()]);
-        self.settle();
+        self.server.wait_outbox_drained();
         self.sink.messages()[seen..]
             .iter()
             .find(|m| m.to() == from)
@@ -774,12 +774,6 @@ impl Table {
     fn status(&self) -> String {
         let g = game(&self.players[0].api, &self.game_id);
         g["status"].as_str().unwrap().to_string()
-    }
-
-    /// Waits until the outbox has sent everything queued (so that what
-    /// the sink holds is all the server has to say).
-    fn settle(&self) {
-        self.server.wait_outbox_drained();
     }
 
     /// What player `p` sees of the game.
