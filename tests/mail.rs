@@ -1047,12 +1047,13 @@ fn a_claim_is_a_lease_that_runs_out() {
 
 /// An outbox of `mails` invitations due now, each to its own recipient
 /// (`player<n>@example.org`, queued in that order), and a worker's config
-/// sending to `smtp_url`.
+/// delivering as `delivery` says: `("SMTP_URL", url)` or, to write files,
+/// `("HEXPOST_DATA_DIR", dir)`.
 fn invitation_backlog(
     backend: Backend,
     pool_size: u32,
     mails: usize,
-    smtp_url: &str,
+    delivery: (&str, &str),
 ) -> (
     TempDatabase,
     hexpost::store::DbPool,
@@ -1081,7 +1082,7 @@ fn invitation_backlog(
     }
     let vars = [
         ("DATABASE_URL", db.url.as_str()),
-        ("SMTP_URL", smtp_url),
+        delivery,
         ("PUBLIC_BASE_URL", BASE),
         ("JWT_KEYS", "test:0123456789abcdef0123456789abcdef"),
     ];
@@ -1101,7 +1102,7 @@ fn two_workers_on_one_outbox_send_each_mail_once() {
         let sink = SmtpSink::running(&py);
         // More than a batch each.
         const MAILS: usize = 80;
-        let (_db, pool, config) = invitation_backlog(backend, 4, MAILS, &sink.url());
+        let (_db, pool, config) = invitation_backlog(backend, 4, MAILS, ("SMTP_URL", &sink.url()));
         let workers: Vec<_> = (0..2)
             .map(|_| {
                 let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
@@ -1120,6 +1121,53 @@ fn two_workers_on_one_outbox_send_each_mail_once() {
     }
 }
 
+/// Written as files, a claim takes far more rows than over SMTP: a backlog
+/// of two such batches and part of a third is written once, a file a mail,
+/// and marked sent batch after batch in the order queued, whether the
+/// worker runs as a pipeline or, with a pool of one connection, in turn.
+#[test]
+fn a_backlog_written_as_files_goes_out_once_in_the_order_queued() {
+    for backend in BACKENDS {
+        for pool_size in [4, 1] {
+            const MAILS: usize = 450;
+            let dir = std::env::temp_dir().join(format!(
+                "hexpost-mail-files-{}-{backend:?}-{pool_size}",
+                std::process::id()
+            ));
+            let data_dir = dir.to_str().unwrap();
+            let (_db, pool, config) =
+                invitation_backlog(backend, pool_size, MAILS, ("HEXPOST_DATA_DIR", data_dir));
+            let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
+            assert_eq!(worker.drain().unwrap(), MAILS, "{backend:?}, {pool_size}");
+            let files: BTreeSet<String> = std::fs::read_dir(dir.join("mail"))
+                .unwrap()
+                .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+                .collect();
+            let expected: BTreeSet<String> =
+                (0..MAILS).map(|n| format!("invitation.{n}.eml")).collect();
+            assert_eq!(files, expected, "{backend:?}, pool of {pool_size}");
+            let rows: Vec<(String, Option<i64>, Option<i64>)> = table::table
+                .order(table::id.asc())
+                .select((table::status, table::claimed_until, table::sent_at))
+                .load(&mut pool.get().unwrap())
+                .unwrap();
+            assert!(
+                rows.iter().all(|(status, claimed, sent)| status == "sent"
+                    && claimed.is_none()
+                    && sent.is_some()),
+                "{backend:?}, {pool_size}: {rows:?}"
+            );
+            let sent_at: Vec<i64> = rows.iter().filter_map(|r| r.2).collect();
+            assert!(
+                sent_at.windows(2).all(|w| w[0] <= w[1]),
+                "{backend:?}, {pool_size}: marked out of the queue's order: {sent_at:?}"
+            );
+            assert_eq!(worker.drain().unwrap(), 0);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+}
+
 /// One worker claims and composes the next batch while it sends the last:
 /// a backlog of several batches still goes out once, whole, in the order
 /// queued; with a pool of one connection it claims and sends in turn.
@@ -1131,7 +1179,8 @@ fn a_backlog_is_sent_once_in_the_order_queued() {
             let sink = SmtpSink::running(&py);
             // Three batches, the last one short.
             const MAILS: usize = 60;
-            let (_db, pool, config) = invitation_backlog(backend, pool_size, MAILS, &sink.url());
+            let (_db, pool, config) =
+                invitation_backlog(backend, pool_size, MAILS, ("SMTP_URL", &sink.url()));
             let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
             assert_eq!(worker.drain().unwrap(), MAILS, "{backend:?}, {pool_size}");
             let mails = sink.wait_for(MAILS);
