@@ -1047,13 +1047,13 @@ fn a_claim_is_a_lease_that_runs_out() {
 
 /// An outbox of `mails` invitations due now, each to its own recipient
 /// (`player<n>@example.org`, queued in that order), and a worker's config
-/// delivering as `delivery` says: `("SMTP_URL", url)` or, to write files,
-/// `("HEXPOST_DATA_DIR", dir)`.
+/// sending to `smtp_url`, or with None writing files under the database's
+/// directory.
 fn invitation_backlog(
     backend: Backend,
     pool_size: u32,
     mails: usize,
-    delivery: (&str, &str),
+    smtp_url: Option<&str>,
 ) -> (
     TempDatabase,
     hexpost::store::DbPool,
@@ -1080,6 +1080,11 @@ fn invitation_backlog(
         };
         outbox::insert(&mut conn, &mail).unwrap();
     }
+    let data_dir = db.dir().to_str().unwrap().to_string();
+    let delivery = match smtp_url {
+        Some(url) => ("SMTP_URL", url),
+        None => ("HEXPOST_DATA_DIR", data_dir.as_str()),
+    };
     let vars = [
         ("DATABASE_URL", db.url.as_str()),
         delivery,
@@ -1102,7 +1107,7 @@ fn two_workers_on_one_outbox_send_each_mail_once() {
         let sink = SmtpSink::running(&py);
         // More than a batch each.
         const MAILS: usize = 80;
-        let (_db, pool, config) = invitation_backlog(backend, 4, MAILS, ("SMTP_URL", &sink.url()));
+        let (_db, pool, config) = invitation_backlog(backend, 4, MAILS, Some(&sink.url()));
         let workers: Vec<_> = (0..2)
             .map(|_| {
                 let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
@@ -1130,16 +1135,10 @@ fn a_backlog_written_as_files_goes_out_once_in_the_order_queued() {
     for backend in BACKENDS {
         for pool_size in [4, 1] {
             const MAILS: usize = 450;
-            let dir = std::env::temp_dir().join(format!(
-                "hexpost-mail-files-{}-{backend:?}-{pool_size}",
-                std::process::id()
-            ));
-            let data_dir = dir.to_str().unwrap();
-            let (_db, pool, config) =
-                invitation_backlog(backend, pool_size, MAILS, ("HEXPOST_DATA_DIR", data_dir));
+            let (db, pool, config) = invitation_backlog(backend, pool_size, MAILS, None);
             let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
             assert_eq!(worker.drain().unwrap(), MAILS, "{backend:?}, {pool_size}");
-            let files: BTreeSet<String> = std::fs::read_dir(dir.join("mail"))
+            let files: BTreeSet<String> = std::fs::read_dir(db.dir().join("mail"))
                 .unwrap()
                 .map(|entry| entry.unwrap().file_name().into_string().unwrap())
                 .collect();
@@ -1163,7 +1162,6 @@ fn a_backlog_written_as_files_goes_out_once_in_the_order_queued() {
                 "{backend:?}, {pool_size}: marked out of the queue's order: {sent_at:?}"
             );
             assert_eq!(worker.drain().unwrap(), 0);
-            let _ = std::fs::remove_dir_all(&dir);
         }
     }
 }
@@ -1180,7 +1178,7 @@ fn a_backlog_is_sent_once_in_the_order_queued() {
             // Three batches, the last one short.
             const MAILS: usize = 60;
             let (_db, pool, config) =
-                invitation_backlog(backend, pool_size, MAILS, ("SMTP_URL", &sink.url()));
+                invitation_backlog(backend, pool_size, MAILS, Some(&sink.url()));
             let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
             assert_eq!(worker.drain().unwrap(), MAILS, "{backend:?}, {pool_size}");
             let mails = sink.wait_for(MAILS);

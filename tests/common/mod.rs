@@ -505,10 +505,16 @@ impl Api {
 pub struct TempDatabase {
     pub url: String,
     cleanup: Option<String>,
-    _dir: tempdir::Dir,
+    dir: tempdir::Dir,
 }
 
 impl TempDatabase {
+    /// A directory of its own, removed with it (on SQLite, the database
+    /// file's).
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir.0
+    }
+
     pub fn new(backend: Backend) -> TempDatabase {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let tag = format!(
@@ -535,7 +541,7 @@ impl TempDatabase {
         TempDatabase {
             url,
             cleanup,
-            _dir: tempdir::Dir(dir),
+            dir: tempdir::Dir(dir),
         }
     }
 }
