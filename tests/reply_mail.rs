@@ -112,8 +112,11 @@ fn table_with(py: &str, backend: Backend, extra: &[(&str, &str)]) -> Table {
 
 impl Table {
     /// Plays random moves over the API until a player is to roll the
-    /// dice after the other player moved (so that a "your move" mail asks
-    /// them); returns that player's index and the move number.
+    /// dice after the other player moved and a "your move" mail asks them
+    /// to; returns that player's index and the move number. The other
+    /// player moving last is not enough: no mail comes while the player's
+    /// previous one is unanswered (they were asked, say, to answer a trade
+    /// offer, and the offer was withdrawn before they did).
     fn to_a_roll(&self) -> (usize, i64) {
         let mut rng = hexpost_engine::rng::GameRng::from_seed(21);
         let mut last = None;
@@ -123,7 +126,10 @@ impl Table {
             let legal: Vec<LegalAction> =
                 serde_json::from_value(views[who]["legal_actions"].clone()).unwrap();
             let expected = views[who]["move_number"].as_i64().unwrap();
-            if legal.contains(&LegalAction::RollDice) && last.is_some_and(|l| l != who) {
+            if legal.contains(&LegalAction::RollDice)
+                && last.is_some_and(|l| l != who)
+                && self.turn_mail_queued(who, expected)
+            {
                 return (who, expected);
             }
             let action = common::choose(&views[who]["view"], &legal, &mut rng);
@@ -135,6 +141,22 @@ impl Table {
             r.ok();
             last = Some(who);
         }
+    }
+
+    /// Whether a "your move" mail to player `p` for move `at` is queued
+    /// (in the transaction of the move that made it due, so as soon as
+    /// that move's request returns).
+    fn turn_mail_queued(&self, p: usize, at: i64) -> bool {
+        let mut conn = self.server.db().get().unwrap();
+        let queued: i64 = outbox::table
+            .filter(outbox::recipient.eq(&self.emails[p]))
+            .filter(outbox::kind.eq("your_move"))
+            .filter(outbox::game_id.eq(&self.game_id))
+            .filter(outbox::game_seq.eq(at))
+            .count()
+            .get_result(&mut conn)
+            .unwrap();
+        queued > 0
     }
 
     /// The "your move" mail to `email` for move `at`.
