@@ -1,11 +1,11 @@
 //! Starting the HTTP server: logging, database, migrations, app.
 
 use crate::app::{self, AppState};
-use crate::background::Background;
 use crate::config::Config;
-use crate::mail_worker::Worker;
 use crate::store;
-use crate::sweeper::Sweeper;
+use crate::workers::Background;
+use crate::workers::outbox::Worker;
+use crate::workers::sweeper::Sweeper;
 use actix_cors::Cors;
 use actix_web::http::KeepAlive;
 use actix_web::{App, HttpServer, web};
@@ -145,7 +145,7 @@ pub fn build(
     if state.config.database_url.starts_with("postgres") {
         let (url, feed) = (state.config.database_url.clone(), state.feed.clone());
         background.spawn("stream signals", |shutdown| {
-            crate::feed_listener::run(url, feed, shutdown)
+            crate::workers::feed_listener::run(url, feed, shutdown)
         });
     }
     let server = HttpServer::new(move || {
@@ -175,11 +175,11 @@ pub fn build(
                 // Prometheus' text format, not part of the JSON API.
                 .route("/metrics", web::get().to(crate::metrics::endpoint))
                 .into_utoipa_app()
-                .openapi(app::ApiDoc::openapi()),
+                .openapi(crate::openapi::ApiDoc::openapi()),
         )
         .split_for_parts();
-        let doc = app::complete(doc);
-        let served = web::Data::new(crate::api::ServedDoc(app::to_document(&doc)));
+        let doc = crate::openapi::complete(doc);
+        let served = web::Data::new(crate::api::ServedDoc(crate::openapi::to_document(&doc)));
         app.app_data(web::Data::new(doc))
             .app_data(served)
             .route(
@@ -196,7 +196,7 @@ pub fn build(
                     .config(utoipa_swagger_ui::Config::from("/api/v1/openapi.json")),
             )
             // The browser client; unknown paths still get the API's 404.
-            .default_service(web::to(crate::web_client::serve))
+            .default_service(web::to(crate::api::web_client::serve))
     })
     .workers(workers)
     // actix's cap is per worker; the setting is the instance's.

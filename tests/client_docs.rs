@@ -187,7 +187,7 @@ fn variant_index(e: &ActionError) -> usize {
 const VARIANTS: usize = 55;
 
 fn document() -> Value {
-    hexpost::app::document()
+    hexpost::openapi::document()
 }
 
 fn members<'a>(doc: &'a Value, schema: &str) -> &'a Vec<Value> {

@@ -490,7 +490,7 @@ fn several_sweepers_act_on_a_deadline_once() {
         let race = || {
             let threads: Vec<_> = (0..4)
                 .map(|_| {
-                    let sweeper = hexpost::sweeper::Sweeper::new(
+                    let sweeper = hexpost::workers::sweeper::Sweeper::new(
                         s.server.db(),
                         s.server.clock.clone(),
                         config.clone(),

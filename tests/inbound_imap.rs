@@ -6,9 +6,9 @@
 
 use crate::common::dovecot::{self, Dovecot, PROCESSED};
 use crate::common::inbound::{Answer, Recorder, reply};
-use hexpost::background::Shutdown;
 use hexpost::inbound::Via;
 use hexpost::inbound::transport::imap::{ImapSettings, connect, contents, poll};
+use hexpost::workers::Shutdown;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 

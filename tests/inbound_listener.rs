@@ -3,9 +3,9 @@
 //! smtplib for LMTP. The listener hands a recording sink what it takes.
 
 use crate::common::inbound::{Answer, Recorder, reply};
-use hexpost::background::Shutdown;
 use hexpost::inbound::Via;
 use hexpost::inbound::transport::listener::{ListenerSettings, Protocol, serve};
+use hexpost::workers::Shutdown;
 use lettre::address::Envelope;
 use lettre::{SmtpTransport, Transport};
 use std::io::Read;

@@ -1110,7 +1110,7 @@ fn two_workers_on_one_outbox_send_each_mail_once() {
         let (_db, pool, config) = invitation_backlog(backend, 4, MAILS, Some(&sink.url()));
         let workers: Vec<_> = (0..2)
             .map(|_| {
-                let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
+                let worker = hexpost::workers::outbox::Worker::new(&config, pool.clone()).unwrap();
                 std::thread::spawn(move || worker.drain().unwrap())
             })
             .collect();
@@ -1136,7 +1136,7 @@ fn a_backlog_written_as_files_goes_out_once_in_the_order_queued() {
         for pool_size in [4, 1] {
             const MAILS: usize = 450;
             let (db, pool, config) = invitation_backlog(backend, pool_size, MAILS, None);
-            let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
+            let worker = hexpost::workers::outbox::Worker::new(&config, pool.clone()).unwrap();
             assert_eq!(worker.drain().unwrap(), MAILS, "{backend:?}, {pool_size}");
             let files: BTreeSet<String> = std::fs::read_dir(db.dir().join("mail"))
                 .unwrap()
@@ -1179,7 +1179,7 @@ fn a_backlog_is_sent_once_in_the_order_queued() {
             const MAILS: usize = 60;
             let (_db, pool, config) =
                 invitation_backlog(backend, pool_size, MAILS, Some(&sink.url()));
-            let worker = hexpost::mail_worker::Worker::new(&config, pool.clone()).unwrap();
+            let worker = hexpost::workers::outbox::Worker::new(&config, pool.clone()).unwrap();
             assert_eq!(worker.drain().unwrap(), MAILS, "{backend:?}, {pool_size}");
             let mails = sink.wait_for(MAILS);
             let recipients: Vec<&str> = mails.iter().map(|m| m.to()).collect();

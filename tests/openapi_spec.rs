@@ -5,7 +5,7 @@ use crate::common::{Backend, TestServer};
 use serde_json::Value;
 
 fn generated() -> String {
-    serde_json::to_string_pretty(&hexpost::app::document()).unwrap()
+    serde_json::to_string_pretty(&hexpost::openapi::document()).unwrap()
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn component_schemas(doc: &Value) -> &serde_json::Map<String, Value> {
 
 #[test]
 fn every_component_schema_has_an_example() {
-    let doc = hexpost::app::document();
+    let doc = hexpost::openapi::document();
     let schemas = component_schemas(&doc);
     assert!(schemas.len() >= 70, "only {} schemas", schemas.len());
     let missing: Vec<&String> = schemas
@@ -152,7 +152,7 @@ fn schema_examples<'a>(
 
 #[test]
 fn every_example_is_valid_against_its_schema() {
-    let doc = hexpost::app::document();
+    let doc = hexpost::openapi::document();
     let mut examples = Vec::new();
     for (name, schema) in component_schemas(&doc) {
         schema_examples(
@@ -245,7 +245,7 @@ fn nodes<'a>(value: &'a Value, at: String, out: &mut Vec<(String, &'a Value)>) {
 /// `allOf`, and operation ids used twice (one type name per operation).
 #[test]
 fn the_document_avoids_shapes_generators_reject() {
-    let doc = hexpost::app::document();
+    let doc = hexpost::openapi::document();
     let mut all = Vec::new();
     nodes(&doc, String::new(), &mut all);
     let closed_tuples: Vec<&String> = all
@@ -291,9 +291,9 @@ fn the_document_avoids_shapes_generators_reject() {
 /// carry none written by hand, and the document's is the generator's.
 #[test]
 fn cities_and_knights_examples_come_from_played_games() {
-    use hexpost::openapi_ck_examples as ck;
-    let doc = hexpost::app::document();
-    let derived = serde_json::to_value(hexpost::app::derived_openapi()).unwrap();
+    use hexpost::openapi::ck_examples as ck;
+    let doc = hexpost::openapi::document();
+    let derived = serde_json::to_value(hexpost::openapi::derived_openapi()).unwrap();
     let schemas = component_schemas(&doc);
     let found = ck::found();
     for name in ck::SCHEMAS {
@@ -331,7 +331,7 @@ fn cities_and_knights_examples_come_from_played_games() {
     }
     // The bank short of a commodity owed to both players comes from a
     // game steered to it: its last event.
-    let steered = hexpost::openapi_ck_shortage::events();
+    let steered = hexpost::openapi::ck_shortage::events();
     let last = serde_json::to_value(steered.last().expect("the steered game")).unwrap();
     assert_eq!(last["type"], "commodity_withheld");
     assert!(ck_events.contains(&"commodity_withheld".to_string()));

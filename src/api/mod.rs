@@ -15,9 +15,11 @@ pub mod json;
 pub mod limited;
 pub mod notifications;
 pub mod problem;
+pub mod ratelimit;
 pub mod request_id;
 pub mod sessions;
 pub mod streams;
+pub mod web_client;
 
 use utoipa_actix_web::service_config::ServiceConfig;
 
@@ -68,7 +70,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(admin_mail::retry_one);
 }
 
-/// The published OpenAPI document (see `app::to_document`).
+/// The published OpenAPI document (see `openapi::to_document`).
 pub struct ServedDoc(pub serde_json::Value);
 
 /// Serves the OpenAPI document the app was built from (not itself documented).

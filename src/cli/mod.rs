@@ -65,7 +65,7 @@ pub fn run() -> ExitCode {
 /// quietly instead of making the command panic on the closed pipe.
 fn print_openapi() -> ExitCode {
     use std::io::Write;
-    let doc = crate::app::document();
+    let doc = crate::openapi::document();
     let text = serde_json::to_string_pretty(&doc).expect("the document serializes");
     let mut out = std::io::stdout().lock();
     match writeln!(out, "{text}").and_then(|()| out.flush()) {

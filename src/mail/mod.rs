@@ -2,7 +2,7 @@
 //! `crate::describe`), and composing and sending messages. What to send,
 //! and to whom, is decided in the use cases' transactions
 //! (`service::notify`); the task that drains the outbox (`store::outbox`)
-//! is `mail_worker`.
+//! is `workers::outbox`.
 
 pub mod contexts;
 pub mod picture;

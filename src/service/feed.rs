@@ -7,7 +7,7 @@
 //! On PostgreSQL a move's signal goes out with its write
 //! (`store::change`), any other change's is announced with `pg_notify`
 //! after it was committed, and every instance's listener
-//! (`feed_listener`) publishes it to its own streams, this one's
+//! (`workers::feed_listener`) publishes it to its own streams, this one's
 //! included; on SQLite, one instance by nature, it is published here
 //! directly.
 

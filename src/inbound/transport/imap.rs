@@ -39,9 +39,9 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 use super::{MessageSink, SinkError, outcome_name};
-use crate::background::Shutdown;
 use crate::inbound::Via;
 use crate::metrics::Metrics;
+use crate::workers::Shutdown;
 
 #[derive(Clone, Debug)]
 pub struct ImapSettings {

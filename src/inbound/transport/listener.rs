@@ -22,9 +22,9 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
 use super::{MessageSink, SinkError, outcome_name};
-use crate::background::Shutdown;
 use crate::inbound::Via;
 use crate::metrics::Metrics;
+use crate::workers::Shutdown;
 
 /// The longest command or text line accepted (RFC 5321 allows 1000 with
 /// the line ending; some clients exceed it in long headers).

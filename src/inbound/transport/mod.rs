@@ -13,8 +13,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use super::Via;
-use crate::background::Background;
 use crate::metrics::Metrics;
+use crate::workers::Background;
 use settings::InboundConfig;
 
 /// Why the sink did not take a message.

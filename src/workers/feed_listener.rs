@@ -4,8 +4,8 @@
 //! connection is opened again; streams recheck the log at each heartbeat,
 //! so signals missed meanwhile only arrive late.
 
-use crate::background::Shutdown;
 use crate::service::feed::{CHANNEL, Feed, GameSignal};
+use crate::workers::Shutdown;
 use diesel::pg::PgConnection;
 use diesel::{Connection, RunQueryDsl};
 use std::sync::Arc;

@@ -1,8 +1,15 @@
-//! Workers that run beside the HTTP server inside `hexpost serve` (the mail
-//! worker; more to come), and the one signal that stops them all. A worker
-//! looks at its [`Shutdown`] between units of work (rows) and while it
-//! sleeps, so stopping never cuts a unit in half; `serve` waits for every
-//! worker to return before the process exits.
+//! Workers that run beside the HTTP server inside `hexpost serve`: the
+//! mail outbox (`outbox`), the deadline sweeper (`sweeper`) and, on
+//! PostgreSQL, the listener that carries stream signals between instances
+//! (`feed_listener`); the reply-mail listener and poller live with the rest
+//! of reply mail (`crate::inbound::transport`). All of them watch the one
+//! signal that stops them ([`Shutdown`]) between units of work (rows) and
+//! while they sleep, so stopping never cuts a unit in half; `serve` waits
+//! for every worker to return before the process exits.
+
+pub mod feed_listener;
+pub mod outbox;
+pub mod sweeper;
 
 use std::future::Future;
 use std::time::Duration;

@@ -8,13 +8,13 @@
 //! of instances may sweep at once: each game's sweep locks its row and
 //! re-reads its clocks, so every deadline is acted on once.
 
-use crate::background::Shutdown;
 use crate::clock::Clock;
 use crate::config::DeadlineConfig;
 use crate::metrics::Metrics;
 use crate::service::Now;
 use crate::service::timeouts::{self, Swept};
 use crate::store::DbPool;
+use crate::workers::Shutdown;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;

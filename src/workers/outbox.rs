@@ -4,7 +4,6 @@
 //! the row it is sending and hands the rest of its batch, and the batches
 //! it has claimed to send next, back unsent.
 
-use crate::background::Shutdown;
 use crate::clock::Clock;
 use crate::config::{Config, MailConfig, SessionConfig};
 use crate::inbound::address::ReplyAddresses;
@@ -15,6 +14,7 @@ use crate::metrics::Metrics;
 use crate::service::notify;
 use crate::store::outbox::{self, MailRow, kind};
 use crate::store::{DbConnection, DbPool, users};
+use crate::workers::Shutdown;
 use lettre::Message;
 use std::sync::{Arc, mpsc};
 use std::time::Duration;

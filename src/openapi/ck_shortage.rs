@@ -1,6 +1,6 @@
 //! A Cities & Knights game steered to the bank running short of a commodity
 //! owed to both players at once (`commodity_withheld`), which the games of
-//! `openapi_ck_examples` never reach: players who spend what they get keep
+//! `ck_examples` never reach: players who spend what they get keep
 //! the bank's 12 of each commodity well stocked.
 //!
 //! Both players are steered by the same plan, made from the seeded board

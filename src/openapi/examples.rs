@@ -203,7 +203,7 @@ fn examples() -> BTreeMap<&'static str, Value> {
     standard_game(&mut out);
     variant_states(&mut out);
     topology(&mut out);
-    for (name, example) in &crate::openapi_ck_examples::found().schemas {
+    for (name, example) in &crate::openapi::ck_examples::found().schemas {
         out.insert(name, example.clone());
     }
     out.insert("u8", json!(12));

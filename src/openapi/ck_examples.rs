@@ -7,10 +7,10 @@
 //! an improvement and so draw no progress card. The one event these
 //! players never come to, the bank short of a commodity owed to both at
 //! once, comes from a game steered to it by legal moves
-//! (`openapi_ck_shortage`).
+//! (`ck_shortage`).
 
-use crate::openapi_action_pairs::member_name;
-use crate::openapi_ck_shortage;
+use crate::openapi::action_pairs::member_name;
+use crate::openapi::ck_shortage;
 use hexpost_engine::actions::LegalAction;
 use hexpost_engine::rng::GameRng;
 use hexpost_engine::rulesets::VariantState;
@@ -100,10 +100,10 @@ fn value(v: impl Serialize) -> Value {
 }
 
 /// The seeded games' examples, then what only the steered game showed
-/// (`openapi_ck_shortage`: the bank short of a commodity owed to both).
+/// (`ck_shortage`: the bank short of a commodity owed to both).
 fn collect() -> Found {
     let wanted = wanted_members();
-    let steered_events = openapi_ck_shortage::events();
+    let steered_events = ck_shortage::events();
     let mut steered = Found::default();
     steered_events.iter().for_each(|e| event(e, &mut steered));
     let mut found = Found::default();
