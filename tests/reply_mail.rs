@@ -1168,3 +1168,165 @@ fn a_reply_is_deferred_while_the_senders_key_cannot_be_looked_up() {
     assert_eq!(t.pipe(&raw), 0);
     t.assert_roll_applied(who, at, "later@mail.example.org", "stdin");
 }
+
+/// The newest inbound record: (outcome, applied, via, sender).
+fn last_record(t: &Table) -> (String, i32, String, Option<String>) {
+    let mut conn = t.server.db().get().unwrap();
+    inbound_mails::table
+        .order(inbound_mails::id.desc())
+        .select((
+            inbound_mails::outcome,
+            inbound_mails::applied,
+            inbound_mails::via,
+            inbound_mails::sender,
+        ))
+        .first(&mut conn)
+        .unwrap()
+}
+
+/// Mails signed by a domain the forger owns (`evil.example`, whose key
+/// the name server publishes) that name a victim's `From:` where one mail
+/// parser would see it and another would not: after a header line with no
+/// colon, after a field name with a form feed, beside a second `From:`,
+/// in a `From:` of two addresses. `nonce` makes each call's mails new.
+fn forgeries(t: &Table, victim: &str, address: &str, nonce: &str) -> Vec<(&'static str, Vec<u8>)> {
+    static EVIL: std::sync::OnceLock<Signer> = std::sync::OnceLock::new();
+    let evil = EVIL.get_or_init(Signer::new);
+    t.dns
+        .publish(&Signer::record_name("evil.example"), &evil.record);
+    let head = |id: &str| {
+        format!(
+            "From: Mallory <mallory@evil.example>\r\nSubject: Re: your move\r\n\
+             Message-ID: <{id}-{nonce}@evil.example>\r\nDate: Fri, 27 Nov 2026 08:00:00 +0000\r\n"
+        )
+    };
+    let tail = format!("To: {address}\r\nContent-Type: text/plain\r\n\r\nR\r\n");
+    [
+        ("a line without a colon", "colon", "X-Note\r\n"),
+        (
+            "a form feed in a field name",
+            "formfeed",
+            "X\x0cNote: hello\r\n",
+        ),
+        ("a second From", "second", ""),
+    ]
+    .into_iter()
+    .map(|(what, id, between)| {
+        let raw = format!("{}{between}From: {victim}\r\n{tail}", head(id));
+        (what, evil.sign("evil.example", raw.as_bytes()))
+    })
+    .chain(std::iter::once((
+        "two addresses in one From",
+        evil.sign(
+            "evil.example",
+            format!(
+                "From: mallory@evil.example, {victim}\r\nSubject: Re: your move\r\n\
+                 Message-ID: <two-{nonce}@evil.example>\r\n{tail}"
+            )
+            .as_bytes(),
+        ),
+    )))
+    .collect()
+}
+
+/// A forger who signs with their own domain cannot play for a victim by
+/// hiding the victim's `From:` from the signature check (issue: the check
+/// and the pipeline once read the header with two parsers that disagreed
+/// on where it ends). Through the pipe and the SMTP listener, on both
+/// databases: refused as a malformed header, nothing applied, nothing of
+/// the header recorded, nobody answered. A plain reply of the victim's
+/// still plays afterwards.
+#[test]
+fn a_victims_from_hidden_from_the_signature_check_plays_nothing() {
+    let Some(py) = python() else { return };
+    for backend in common::BACKENDS {
+        let listen = free_listen_address();
+        let t = table_with(&py, backend, &[("INBOUND_LISTEN", &listen)]);
+        let (who, at) = t.to_a_roll();
+        let email = t.emails[who].clone();
+        let address = reply_address(&t.turn_mail(&email, at));
+        let answers = t.answers_queued();
+        for (what, raw) in forgeries(&t, &email, &address, "pipe") {
+            assert_eq!(t.pipe(&raw), 65, "{backend:?} {what}: refused, not retried");
+            let (outcome, applied, via, sender) = last_record(&t);
+            assert_eq!(
+                (outcome.as_str(), applied, via.as_str(), sender),
+                ("malformed_header", 0, "stdin", None),
+                "{backend:?} {what}"
+            );
+            assert_eq!(t.move_number(), at, "{backend:?} {what}: nothing applied");
+        }
+        for (what, raw) in forgeries(&t, &email, &address, "smtp") {
+            relay(&listen, "mallory@evil.example", &address, raw);
+            let (outcome, applied, via, _) = last_record(&t);
+            assert_eq!(
+                (outcome.as_str(), applied, via.as_str()),
+                ("malformed_header", 0, "smtp"),
+                "{backend:?} {what}"
+            );
+            assert_eq!(t.move_number(), at, "{backend:?} {what}: nothing applied");
+        }
+        assert_eq!(t.answers_queued(), answers, "{backend:?}: nobody answered");
+        let raw = reply(&email, &address, "after-forgeries@example.org", "R");
+        assert_eq!(t.pipe(&raw), 0);
+        t.assert_roll_applied(who, at, "after-forgeries@example.org", "stdin");
+    }
+}
+
+/// NUL bytes, which PostgreSQL cannot store, in the header of a
+/// stranger's mail (its Message-ID, its From) or in a player's command
+/// line: the first are refused as malformed and the second answered as a
+/// command that failed, each once however often it is delivered, the same
+/// on both databases (a NUL once made PostgreSQL refuse the record, so
+/// the MTA was told to deliver again, for ever, and each delivery queued
+/// another answer).
+#[test]
+fn nul_bytes_in_mail_are_refused_or_answered_once_on_both_databases() {
+    let Some(py) = python() else { return };
+    for backend in common::BACKENDS {
+        let t = table(&py, backend);
+        let (who, at) = t.to_a_roll();
+        let email = t.emails[who].clone();
+        let address = reply_address(&t.turn_mail(&email, at));
+        let answers = t.answers_queued();
+        let text = "Content-Type: text/plain; charset=utf-8\r\n";
+        for (what, raw) in [
+            (
+                "in the Message-ID",
+                unsigned("mallory@example.net", &address, "nul\0id", text, "R"),
+            ),
+            (
+                "in the From",
+                unsigned("mal\0lory@example.net", &address, "nulfrom", text, "R"),
+            ),
+        ] {
+            // Refused, then a duplicate already taken; never "try again".
+            let codes = [t.pipe(&raw), t.pipe(&raw)];
+            assert_eq!(codes, [65, 0], "{backend:?} {what}");
+            let (outcome, ..) = last_record(&t);
+            assert_eq!(outcome, "malformed_header", "{backend:?} {what}");
+        }
+        assert_eq!(
+            t.answers_queued(),
+            answers,
+            "{backend:?}: strangers get no answer"
+        );
+
+        let raw = reply(&email, &address, "nul-command@example.org", "R\0\r\n");
+        for delivery in 0..3 {
+            assert_eq!(t.pipe(&raw), 0, "{backend:?}, delivery {delivery}");
+        }
+        let (outcome, applied, ..) = t.recorded("nul-command@example.org");
+        assert_eq!(
+            (outcome.as_str(), applied),
+            ("command_failed", 0),
+            "{backend:?}"
+        );
+        assert_eq!(t.move_number(), at, "{backend:?}: nothing applied");
+        assert_eq!(
+            t.answers_queued(),
+            answers + 1,
+            "{backend:?}: answered once"
+        );
+    }
+}

@@ -20,6 +20,7 @@ use std::net::SocketAddr;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use super::header_block;
 use mail_auth::common::parse::TxtRecordParser;
 use mail_auth::common::verify::DomainKey;
 use mail_auth::dmarc::Dmarc;
@@ -31,6 +32,7 @@ use mail_auth::{
     AuthenticatedMessage, DkimResult, DmarcResult, MessageAuthenticator, Parameters, ResolverCache,
     SpfOutput, Txt,
 };
+use mail_parser::{Message, MessageParser};
 
 /// `INBOUND_VERIFY`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,13 +177,27 @@ impl Authenticity {
         self.mode
     }
 
+    /// Checks a whole message `raw`: its header's shape
+    /// (`header_block`), then its sender.
     pub async fn check(&self, raw: &[u8]) -> Verdict {
+        if let Err(header_block::Malformed(reason)) = header_block::check(raw) {
+            return Verdict::Doubtful { reason };
+        }
+        match MessageParser::default().parse(raw) {
+            Some(message) => self.check_parsed(&message, raw).await,
+            None => doubtful("the message's header could not be read"),
+        }
+    }
+
+    /// Checks the sender of `message`, the one parse of `raw` (or of its
+    /// header, which is a prefix of `raw`) that every later step reads
+    /// too, so the signature is verified over the very `From:` the reply
+    /// is taken from. `raw`'s header must have passed `header_block`.
+    pub async fn check_parsed(&self, message: &Message<'_>, raw: &[u8]) -> Verdict {
         if self.mode == VerifyMode::Off {
             return Verdict::Unchecked;
         }
-        let Some(message) = AuthenticatedMessage::parse(raw) else {
-            return doubtful("the message's header could not be read");
-        };
+        let message = AuthenticatedMessage::from_parsed(message, raw, true);
         let Some(domain) = from_domain(&message) else {
             return doubtful("the message has no single From: address");
         };

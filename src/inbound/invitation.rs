@@ -66,7 +66,7 @@ impl Inbox {
             );
             return refuse(conn, verdict, named);
         }
-        if let Err(verdict) = self.vouched() {
+        if let Err(verdict) = self.vouched(mail.sender.unwrap_or_default()) {
             return self.close(conn, mail.message_id, None, verdict, named);
         }
         let text = match self.readable(mail.message, mail.size) {

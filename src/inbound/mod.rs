@@ -7,6 +7,7 @@
 pub mod address;
 mod apply;
 pub mod authenticity;
+pub mod header_block;
 mod invitation;
 pub mod reading;
 pub mod screen;
@@ -82,12 +83,40 @@ pub struct Receipt {
 /// An error means the message was not taken (the database is out of
 /// reach): the transport should have it delivered again later.
 pub async fn receive(app: &AppState, raw: &[u8], via: Via) -> Result<Receipt, Error> {
+    // The message is parsed once, here: the sender check and every later
+    // step read the same fields. An oversized message is judged by its
+    // header alone.
+    let readable = if raw.len() > app.config.reply.max_bytes {
+        header_of(raw)
+    } else {
+        raw
+    };
+    let (shape, parsed) = match header_block::check(raw) {
+        Ok(()) => match MessageParser::default().parse(readable) {
+            Some(message) if author_count(&message) != 1 => (
+                Err(header_block::Malformed(
+                    "the From field must name exactly one address".into(),
+                )),
+                None,
+            ),
+            parsed => (Ok(()), parsed),
+        },
+        Err(malformed) => (Err(malformed), None),
+    };
     // Checked before anything is recorded, so a message whose check cannot
     // be made now leaves no trace and is taken whole when it comes again.
-    let sender = match app.sender_check.check(raw).await {
-        authenticity::Verdict::Unavailable { reason } => return Err(Error::unavailable(reason)),
-        verdict => verdict,
+    let sender = match &parsed {
+        Some(message) => match app.sender_check.check_parsed(message, raw).await {
+            authenticity::Verdict::Unavailable { reason } => {
+                return Err(Error::unavailable(reason));
+            }
+            verdict => verdict,
+        },
+        None => authenticity::Verdict::Doubtful {
+            reason: "the message was not read".into(),
+        },
     };
+    let message = parsed.map(Message::into_owned);
     let inbox = Inbox {
         sender,
         pool: app.pool.clone(),
@@ -97,13 +126,28 @@ pub async fn receive(app: &AppState, raw: &[u8], via: Via) -> Result<Receipt, Er
         reply: app.config.reply.clone(),
         now: app.now(),
     };
-    let raw = raw.to_vec();
+    let read = Read {
+        size: raw.len(),
+        digest: crate::service::audit::sha256_hex(raw),
+        shape,
+        message,
+    };
     actix_web::rt::task::spawn_blocking(move || {
         let mut conn = inbox.pool.get().map_err(crate::store::unavailable)?;
-        inbox.take(&mut conn, &raw, via)
+        inbox.take(&mut conn, read, via)
     })
     .await
     .map_err(Error::internal)?
+}
+
+/// A message as `receive` read it: its size and digest, whether its
+/// header is well formed, and its one parse (None when it is not, or
+/// could not be parsed).
+struct Read {
+    size: usize,
+    digest: String,
+    shape: Result<(), header_block::Malformed>,
+    message: Option<Message<'static>>,
 }
 
 /// What handling one message needs, owned, for the blocking pool.
@@ -137,16 +181,21 @@ impl Verdict {
 }
 
 impl Inbox {
-    fn take(&self, conn: &mut DbConnection, raw: &[u8], via: Via) -> Result<Receipt, Error> {
-        let oversized = raw.len() > self.reply.max_bytes;
-        // An oversized message is judged by its header alone.
-        let readable = if oversized { header_of(raw) } else { raw };
-        let message = MessageParser::default().parse(readable);
+    fn take(&self, conn: &mut DbConnection, read: Read, via: Via) -> Result<Receipt, Error> {
+        let Read {
+            size,
+            digest,
+            shape,
+            message,
+        } = read;
+        // Nothing of a malformed header is recorded: its fields may hold
+        // what the database cannot (a NUL), and are not what they claim.
         let message_id = message
             .as_ref()
             .and_then(|m| m.message_id())
-            .map(|id| id.trim().chars().take(998).collect())
-            .unwrap_or_else(|| format!("sha256:{}", crate::service::audit::sha256_hex(raw)));
+            .map(|id| id.trim().chars().take(998).collect::<String>())
+            .filter(|id| !id.chars().any(char::is_control))
+            .unwrap_or_else(|| format!("sha256:{digest}"));
         let sender = message.as_ref().and_then(sender_of);
         let claimed = inbound_mails::claim(
             conn,
@@ -167,6 +216,10 @@ impl Inbox {
                 answered: false,
             });
         }
+        if let Err(header_block::Malformed(reason)) = shape {
+            let verdict = Verdict::refused("malformed_header", reason);
+            return self.close(conn, &message_id, None, verdict, Handled::default());
+        }
         let Some(message) = message else {
             let verdict = Verdict::refused("unreadable", "the message could not be parsed");
             return self.close(conn, &message_id, None, verdict, Handled::default());
@@ -186,16 +239,15 @@ impl Inbox {
         // A refusal is answered only to an account that really sent the
         // mail: answering a forged `From:` would let anyone have the server
         // mail its players.
-        let authentic = self.sender.accepts();
         let known = match &sender {
-            Some(address) if authentic => users::by_email(conn, address)?,
+            Some(address) if self.vouched(address).is_ok() => users::by_email(conn, address)?,
             _ => None,
         };
         if let Some(token) = self.token_at(&message, token::INVITATION_PREFIX) {
             let mail = invitation::Incoming {
                 message_id: &message_id,
                 message: &message,
-                size: raw.len(),
+                size,
                 sender: sender.as_deref(),
                 known: known.as_ref(),
             };
@@ -231,10 +283,10 @@ impl Inbox {
             );
             return self.close(conn, &message_id, known.as_ref(), verdict, named);
         }
-        if let Err(verdict) = self.vouched() {
+        if let Err(verdict) = self.vouched(sender.as_deref().unwrap_or_default()) {
             return self.close(conn, &message_id, None, verdict, named);
         }
-        let text = match self.readable(&message, raw.len()) {
+        let text = match self.readable(&message, size) {
             Ok(text) => text,
             Err(verdict) => return self.close(conn, &message_id, owner.as_ref(), verdict, named),
         };
@@ -305,14 +357,23 @@ impl Inbox {
         u64::try_from(self.now.at / 1000).unwrap_or(0)
     }
 
-    /// The text a reply's commands are read from, or why there is none.
-    /// Refuses a sender the authenticity check did not vouch for; such a
-    /// refusal is never answered (the answer would go to whoever the
-    /// forger named).
-    fn vouched(&self) -> Result<(), Verdict> {
+    /// Whether the check vouched for `sender` (the reply's one `From:`
+    /// address), or why not; such a refusal is never answered (the answer
+    /// would go to whoever the forger named).
+    fn vouched(&self, sender: &str) -> Result<(), Verdict> {
         match &self.sender {
             authenticity::Verdict::Doubtful { reason } => {
                 Err(Verdict::refused("sender_not_authentic", reason.clone()))
+            }
+            // The check read the same parse, so this holds; it is what the
+            // reply's authenticity means, so it is checked where it is used.
+            authenticity::Verdict::Authentic { domain, .. }
+                if sender.rsplit_once('@').map(|(_, d)| d) != Some(domain.as_str()) =>
+            {
+                Err(Verdict::refused(
+                    "sender_not_authentic",
+                    format!("{domain} vouched for the mail, not its sender's domain"),
+                ))
             }
             _ => Ok(()),
         }
@@ -401,6 +462,11 @@ fn header_of(raw: &[u8]) -> &[u8] {
 /// A mail address as accounts are compared: trimmed, lowercase.
 pub fn normalise(address: &str) -> String {
     address.trim().to_lowercase()
+}
+
+/// How many addresses the From field names (a group's members counted).
+fn author_count(message: &Message) -> usize {
+    message.from().map_or(0, |from| from.iter().count())
 }
 
 /// The From address, normalised.

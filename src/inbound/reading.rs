@@ -44,7 +44,11 @@ fn before_html_quote(html: &str) -> &str {
 }
 
 /// The non-empty lines above the first quote, quote header, signature or
-/// forwarded message, trimmed; at most `MAX_LINES`.
+/// forwarded message, trimmed; at most `MAX_LINES`. A control character
+/// (a NUL, which PostgreSQL cannot store, among them) becomes U+FFFD and
+/// a tab a space, so
+/// the line is refused as a command and quoted in the answer the same way
+/// on every database.
 pub fn own_lines(text: &str) -> Vec<String> {
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
     let mut own = Vec::new();
@@ -54,7 +58,15 @@ pub fn own_lines(text: &str) -> Vec<String> {
         }
         let line = line.trim();
         if !line.is_empty() {
-            own.push(line.to_string());
+            own.push(
+                line.chars()
+                    .map(|c| match c {
+                        '\t' => ' ',
+                        c if c.is_control() => '\u{fffd}',
+                        c => c,
+                    })
+                    .collect(),
+            );
         }
         if own.len() == MAX_LINES {
             break;
@@ -158,6 +170,11 @@ mod tests {
             ["On second thought", "E"]
         );
         assert_eq!(own_lines("from: me\nR"), ["from: me", "R"]);
+    }
+
+    #[test]
+    fn control_characters_are_replaced() {
+        assert_eq!(own_lines("R\0\nE\u{1b}x\tT"), ["R\u{fffd}", "E\u{fffd}x T"]);
     }
 
     #[test]
