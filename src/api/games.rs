@@ -339,8 +339,12 @@ pub async fn log(
     let id = path.into_inner();
     let rows = state
         .db(move |conn| {
-            let (game, seat) = svc::load_with_seat(conn, &id, user.id)?;
-            moves::log(conn, &game, Some(seat), after, limit)
+            // The game row decides which rows are still sealed: it must be
+            // the state those rows were written under, not an older one.
+            crate::store::read_snapshot(conn, |conn| {
+                let (game, seat) = svc::load_with_seat(conn, &id, user.id)?;
+                moves::log(conn, &game, Some(seat), after, limit)
+            })
         })
         .await?;
     Ok(HttpResponse::Ok().json(rows))

@@ -224,11 +224,14 @@ impl GameStream {
         let (rows, status) = self
             .state
             .db(move |conn| {
-                let game = db::with_seats(conn, &game, false)?
-                    .ok_or_else(|| Error::not_found("game"))?
-                    .0;
-                let rows = moves::log(conn, &game, Some(seat), after, BATCH)?;
-                Ok((rows, game.status))
+                // One snapshot: the game row decides which rows are sealed.
+                crate::store::read_snapshot(conn, |conn| {
+                    let game = db::with_seats(conn, &game, false)?
+                        .ok_or_else(|| Error::not_found("game"))?
+                        .0;
+                    let rows = moves::log(conn, &game, Some(seat), after, BATCH)?;
+                    Ok((rows, game.status))
+                })
             })
             .await?;
         for row in &rows {

@@ -235,6 +235,27 @@ where
     }
 }
 
+/// Runs `f`'s reads in one snapshot, so what one statement reads agrees
+/// with what the next reads (a game row and the log rows it decides the
+/// redaction of): a read-only `REPEATABLE READ` transaction on
+/// PostgreSQL; on SQLite a deferred transaction, whose first read fixes
+/// what every later one sees.
+pub fn read_snapshot<T, E>(
+    conn: &mut DbConnection,
+    f: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<diesel::result::Error>,
+{
+    let pg = matches!(conn, DbConnection::Pg(_));
+    conn.transaction(|conn| {
+        if pg {
+            conn.batch_execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")?;
+        }
+        f(conn)
+    })
+}
+
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

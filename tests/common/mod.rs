@@ -13,6 +13,7 @@ pub mod moves;
 pub mod outage;
 pub mod process;
 pub mod smtp;
+pub mod sse;
 pub mod steer;
 
 use diesel::{Connection, RunQueryDsl, pg::PgConnection};

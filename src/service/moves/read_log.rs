@@ -74,7 +74,10 @@ pub struct LogEntry {
 }
 
 /// Log rows of `game` after `after`, as `viewer` may see them (None: the
-/// full log, for admins).
+/// full log, for admins). `game` decides which rows are sealed answers
+/// now, so a player's caller reads it in the same snapshot as this reads
+/// the rows (`store::read_snapshot`): a row written after an older game
+/// row was read would otherwise be shown unsealed.
 pub fn log(
     conn: &mut DbConnection,
     game: &GameRow,
