@@ -52,7 +52,10 @@ impl AppState {
                 config.game_cache_size,
             )),
             hashing: std::sync::Arc::new(crate::auth::password::Hashing::per_core()),
-            feed: std::sync::Arc::new(crate::service::feed::Feed::new(config.streams.per_user)),
+            feed: std::sync::Arc::new(crate::service::feed::Feed::new(
+                config.streams.per_user,
+                config.streams.max_total,
+            )),
             sender_check: std::sync::Arc::new(
                 crate::inbound::authenticity::Authenticity::from_settings(
                     config.inbound.verify,
@@ -71,6 +74,8 @@ impl AppState {
         crate::service::Now {
             at: self.clock.now(),
             reminder_percent: self.config.deadlines.reminder_percent,
+            turn_mail: self.config.deadlines.turn_mail,
+            invitations_per_day: self.config.invitations_per_day,
         }
     }
 

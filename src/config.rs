@@ -16,6 +16,9 @@ pub struct Config {
     /// How many games an instance keeps as it last wrote them, so that the
     /// next move of one needs no read (`service::game_cache`); 0 = none.
     pub game_cache_size: usize,
+    /// Invitations one account may send in a day to addresses that have
+    /// no account (`INVITATIONS_PER_DAY`); 0 sets no bound.
+    pub invitations_per_day: i64,
     pub bind: SocketAddr,
     /// Where links in mails and the API point to.
     pub public_base_url: String,
@@ -86,6 +89,10 @@ pub struct StreamConfig {
     pub heartbeat: std::time::Duration,
     /// Streams one account may hold open at once on this instance.
     pub per_user: usize,
+    /// Streams this instance holds open at once, whoever holds them
+    /// (`STREAMS_MAX`): below `HTTP_MAX_CONNECTIONS`, so that streams
+    /// never take every connection from ordinary requests and health checks.
+    pub max_total: usize,
 }
 
 /// The deadline sweeper's pace and when reminders go out.
@@ -95,6 +102,28 @@ pub struct DeadlineConfig {
     /// A reminder goes out when this percentage of a decision's time is
     /// left; 0 sends none.
     pub reminder_percent: u32,
+    pub turn_mail: TurnMailPacing,
+}
+
+/// How "your move" mails that follow a withdrawn question are paced
+/// (`service::deadlines::TurnMail::pace`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnMailPacing {
+    /// `TURN_MAIL_FOLLOW_UP_SECS`: such a mail goes out no sooner than
+    /// this after the one before it.
+    pub follow_up_ms: i64,
+    /// `TURN_MAIL_FOLLOW_UPS_PER_HOUR`: such mails of one game to one
+    /// player in an hour at most; 0 sets no bound.
+    pub follow_ups_per_hour: i64,
+}
+
+impl Default for TurnMailPacing {
+    fn default() -> Self {
+        TurnMailPacing {
+            follow_up_ms: 600_000,
+            follow_ups_per_hour: 4,
+        }
+    }
 }
 
 /// Sending mail, and the outbox worker's pace.
@@ -163,7 +192,22 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
     let deadlines = DeadlineConfig {
         sweep_interval_ms: num("DEADLINE_SWEEP_INTERVAL_MS", 30_000)?.max(10),
         reminder_percent: reminder_percent as u32,
+        turn_mail: TurnMailPacing {
+            follow_up_ms: num("TURN_MAIL_FOLLOW_UP_SECS", 600)?.saturating_mul(1000) as i64,
+            follow_ups_per_hour: num("TURN_MAIL_FOLLOW_UPS_PER_HOUR", 4)? as i64,
+        },
     };
+    let max_connections = num("HTTP_MAX_CONNECTIONS", 4096)?.max(2) as usize;
+    let streams_max = num("STREAMS_MAX", (max_connections / 2) as u64)? as usize;
+    if streams_max == 0 || streams_max >= max_connections {
+        return Err(ConfigError {
+            var: "STREAMS_MAX",
+            reason: format!(
+                "must be 1 to {} (below HTTP_MAX_CONNECTIONS, so that streams leave connections for requests)",
+                max_connections - 1
+            ),
+        });
+    }
     let jwt_keys = match get("JWT_KEYS") {
         Some(text) => parse_keys(&text)?,
         None => vec![("local".to_string(), local_secret(&data_dir)?)],
@@ -192,16 +236,18 @@ pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Config, Confi
         request_read_timeout: std::time::Duration::from_secs(
             num("REQUEST_READ_TIMEOUT_SECS", 10)?.max(1),
         ),
-        max_connections: num("HTTP_MAX_CONNECTIONS", 4096)?.max(1) as usize,
+        max_connections,
         keep_alive: Some(num("HTTP_KEEP_ALIVE_SECS", 5)?)
             .filter(|secs| *secs > 0)
             .map(std::time::Duration::from_secs),
         login_rate_per_minute: num("RATE_LIMIT_LOGIN_PER_MINUTE", 10)? as u32,
         move_rate_per_minute: num("RATE_LIMIT_MOVES_PER_MINUTE", 120)? as u32,
         game_cache_size: num("GAME_CACHE_SIZE", 1000)? as usize,
+        invitations_per_day: num("INVITATIONS_PER_DAY", 10)? as i64,
         streams: StreamConfig {
             heartbeat: std::time::Duration::from_secs(num("STREAM_HEARTBEAT_SECS", 20)?.max(1)),
             per_user: num("STREAMS_PER_USER", 8)? as usize,
+            max_total: streams_max,
         },
         reply: ReplyConfig {
             domain: reply_domain,

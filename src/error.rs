@@ -8,6 +8,10 @@
 use actix_web::http::StatusCode;
 use serde::Serialize;
 
+/// The `Retry-After` of `503 streams_full`: a stream is long-lived, so a
+/// place frees up seldom; a client polls meanwhile.
+const STREAMS_FULL_RETRY_SECS: u64 = 30;
+
 /// The `Retry-After` of `503 unavailable`: about as long as PostgreSQL
 /// takes to restart.
 pub const RETRY_UNAVAILABLE_SECS: u64 = 5;
@@ -110,6 +114,39 @@ impl Error {
             format!("you hold {cap} open event streams, the most allowed; close one first"),
         )
         .with("max_streams", cap)
+    }
+
+    /// The account invited as many addresses without an account in the
+    /// last day as it may (`INVITATIONS_PER_DAY`).
+    pub fn invitations_limited(limit: i64, retry_after: u64) -> Self {
+        let mut e = Self::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "invitation_limit",
+            "Too many requests",
+            format!(
+                "you invited {limit} addresses that have no account in the last day, the most allowed; invite again in {retry_after} s, or invite players who have an account"
+            ),
+        );
+        e.retry_after = Some(retry_after);
+        e.with("retry_after_seconds", retry_after)
+            .with("limit", limit)
+    }
+
+    /// This instance holds as many event streams as it allows in all
+    /// (`STREAMS_MAX`), so that streams cannot take every connection:
+    /// ordinary requests and health checks still get through.
+    pub fn streams_full(cap: usize) -> Self {
+        let mut e = Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "streams_full",
+            "Service unavailable",
+            format!(
+                "this server holds {cap} open event streams, the most it allows; poll the game, or connect again later"
+            ),
+        );
+        e.retry_after = Some(STREAMS_FULL_RETRY_SECS);
+        e.with("retry_after_seconds", STREAMS_FULL_RETRY_SECS)
+            .with("max_streams", cap)
     }
 
     /// A server-side failure: the client sees a generic message, the log

@@ -486,6 +486,7 @@ fn several_sweepers_act_on_a_deadline_once() {
         let config = hexpost::config::DeadlineConfig {
             sweep_interval_ms: 50,
             reminder_percent: 25,
+            turn_mail: Default::default(),
         };
         let race = || {
             let threads: Vec<_> = (0..4)

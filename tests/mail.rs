@@ -195,7 +195,7 @@ fn invitation_acceptance_turns_and_game_over_are_mailed_in_one_thread() {
         assert_eq!(invitation.rcpt_tos, ["bob@example.org"]);
         assert_eq!(
             invitation.subject(),
-            "ada invites you to a game of standard"
+            "An invitation to a game of standard on hexpost"
         );
         let link = format!("{BASE}/invitations/{token}");
         assert!(invitation.text.contains(&link), "{}", invitation.text);
@@ -431,7 +431,7 @@ fn declines_and_the_notification_setting() {
             .collect();
         assert_eq!(
             to_bob,
-            ["ada invites you to a game of standard"],
+            ["An invitation to a game of standard on hexpost"],
             "{backend:?}"
         );
         assert!(
@@ -1199,5 +1199,242 @@ fn a_backlog_is_sent_once_in_the_order_queued() {
             assert_eq!(worker.drain().unwrap(), 0);
             assert_eq!(sink.messages().len(), MAILS);
         }
+    }
+}
+
+/// The "your move" rows queued to `user` in `game_id` from row `after`
+/// on: (status, move announced, due).
+fn turn_rows(server: &TestServer, game_id: &str, user: i64, after: i64) -> Vec<(String, i64, i64)> {
+    use hexpost::store::outbox::kind;
+    let mut conn = server.db().get().unwrap();
+    table::table
+        .filter(table::kind.eq(kind::YOUR_MOVE))
+        .filter(table::game_id.eq(game_id))
+        .filter(table::user_id.eq(user))
+        .filter(table::id.gt(after))
+        .order(table::id.asc())
+        .select((table::status, table::game_seq, table::due_at))
+        .load::<(String, Option<i64>, i64)>(&mut conn)
+        .unwrap()
+        .into_iter()
+        .map(|(s, seq, due)| (s, seq.unwrap_or(0), due))
+        .collect()
+}
+
+fn last_outbox_id(server: &TestServer) -> i64 {
+    let mut conn = server.db().get().unwrap();
+    table::table
+        .select(diesel::dsl::max(table::id))
+        .first::<Option<i64>>(&mut conn)
+        .unwrap()
+        .unwrap_or(0)
+}
+
+/// Waits until the worker has handled every row that is due by the
+/// server's clock; shows the rows it saw when it gives up.
+fn wait_due_handled(server: &TestServer) {
+    use hexpost::store::outbox::status;
+    let start = std::time::Instant::now();
+    let mut conn = server.db().get().unwrap();
+    loop {
+        let now = hexpost::store::now_ms()
+            + server
+                .clock_offset
+                .load(std::sync::atomic::Ordering::SeqCst);
+        let due: Vec<(i64, String, i64)> = table::table
+            .filter(table::status.eq(status::PENDING))
+            .filter(table::due_at.le(now))
+            .select((table::id, table::kind, table::due_at))
+            .load(&mut conn)
+            .unwrap();
+        if due.is_empty() {
+            return;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "the worker never took the due rows {due:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// Fifty-five trade offers made and withdrawn in a burst (which once
+/// mailed the other player 56 times in a second) reach them as one mail
+/// now and one that replaces all the rest ten minutes on, with the
+/// default pacing, on both databases. The mails are written as files.
+#[test]
+fn offers_made_and_withdrawn_in_a_burst_reach_the_other_player_as_two_mails() {
+    use hexpost::store::outbox::status;
+    for backend in BACKENDS {
+        let server = TestServer::start_with(
+            backend,
+            &[
+                ("MAIL_POLL_INTERVAL_MS", "50"),
+                ("TURN_MAIL_FOLLOW_UP_SECS", "600"),
+                ("TURN_MAIL_FOLLOW_UPS_PER_HOUR", "4"),
+            ],
+        );
+        let (a, b, id) = server.client().new_game("standard", json!({}));
+        let players = [&a, &b];
+        // Random moves (fixed seeds) until the mover may offer a trade
+        // and holds two kinds of card.
+        let mut seed = 0;
+        let (mover, hand) = loop {
+            let views = players.map(|p| common::game(p, &id));
+            let who = (0..2).find(|&i| views[i]["awaiting_you"] == true).unwrap();
+            let legal: Vec<LegalAction> =
+                serde_json::from_value(views[who]["legal_actions"].clone()).unwrap();
+            let hand: Vec<(String, u64)> = views[who]["view"]["you"]["resources"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, n)| n.as_u64() > Some(0))
+                .map(|(k, n)| (k.clone(), n.as_u64().unwrap()))
+                .collect();
+            if legal.contains(&LegalAction::OfferTrade) && !hand.is_empty() {
+                break (who, hand);
+            }
+            assert_eq!(
+                common::play_moves(players, &id, seed, 1),
+                1,
+                "the game ended"
+            );
+            seed += 1;
+        };
+        let other = 1 - mover;
+        let other_id = players[other].get("/api/v1/me").ok()["id"]
+            .as_i64()
+            .unwrap();
+        let give = &hand[0].0;
+        let want = ["brick", "lumber", "wool", "grain", "ore"]
+            .into_iter()
+            .find(|k| k != give)
+            .unwrap();
+        let offer =
+            json!({"type": "offer_trade", "give": {give.as_str(): 1}, "receive": {want: 1}});
+        let before = last_outbox_id(&server);
+        for _ in 0..55 {
+            let n = common::game(players[mover], &id)["move_number"]
+                .as_i64()
+                .unwrap();
+            players[mover].submit(&id, n, &offer).ok();
+            players[mover]
+                .submit(&id, n + 1, &json!({"type": "withdraw_trade"}))
+                .ok();
+        }
+        let last_offer = common::game(players[mover], &id)["move_number"]
+            .as_i64()
+            .unwrap()
+            - 1;
+        wait_due_handled(&server);
+        let rows = turn_rows(&server, &id, other_id, before);
+        let sent = rows.iter().filter(|r| r.0 == status::SENT).count();
+        let waiting: BTreeSet<i64> = rows
+            .iter()
+            .filter(|r| r.0 == status::PENDING)
+            .map(|r| r.2)
+            .collect();
+        assert!(
+            sent <= 1 && waiting.len() == 1,
+            "{backend:?}: at most one mail now, the rest waiting for one time: {rows:?}"
+        );
+
+        server.advance(600_000);
+        wait_due_handled(&server);
+        let rows = turn_rows(&server, &id, other_id, before);
+        let sent: Vec<_> = rows.iter().filter(|r| r.0 == status::SENT).collect();
+        assert!(
+            (1..=2).contains(&sent.len()) && sent.last().unwrap().1 == last_offer,
+            "{backend:?}: two mails at most, the last telling of the last offer: {rows:?}"
+        );
+        assert!(
+            rows.iter()
+                .all(|r| r.0 == status::SENT || r.0 == status::SKIPPED),
+            "{backend:?}: {rows:?}"
+        );
+    }
+}
+
+/// The subjects of the mails written as files under `server`'s data
+/// directory to `to`.
+fn subjects_to(server: &TestServer, to: &str) -> Vec<String> {
+    std::fs::read_dir(server.data_dir.join("mail"))
+        .map(|d| d.flatten().map(|e| e.path()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|file| std::fs::read_to_string(file).ok())
+        .filter(|eml| eml.contains(&format!("To: {to}")))
+        .filter_map(|eml| {
+            eml.lines()
+                .find_map(|l| l.strip_prefix("Subject: "))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// An account cannot have the server mail addresses nobody proved in
+/// bulk: past `INVITATIONS_PER_DAY` (10) invitations in a day to
+/// addresses without an account it gets `429 invitation_limit` with
+/// `Retry-After`, nothing is queued, and players with an account can
+/// still be invited; a day later it may invite again. The display name,
+/// which the inviter chooses, stays out of the invitation's subject and
+/// is quoted in its text. (One new account once mailed 100 strangers in
+/// 8 seconds, with subject words of its choosing.)
+#[test]
+fn invitations_to_addresses_without_an_account_are_bounded_and_quote_the_inviter() {
+    for backend in BACKENDS {
+        let server = TestServer::start_with(backend, &[("MAIL_POLL_INTERVAL_MS", "50")]);
+        let api = server.client();
+        let registered = api.post(
+            "/api/v1/accounts",
+            &json!({"email": "spam@example.org", "display_name": "Win at evil.example/x", "password": "correct horse battery"}),
+        );
+        let spammer = api.with_token(registered.ok()["access_token"].as_str().unwrap());
+        let create = |to: &str| {
+            spammer.post(
+                "/api/v1/games",
+                &json!({"variant": "standard", "opponent_email": to}),
+            )
+        };
+        for n in 0..10 {
+            create(&format!("stranger{n}@example.net")).ok();
+        }
+        let queued = outbox_rows(&server).len();
+        let refused = create("stranger10@example.net");
+        let problem = refused.problem(429, "invitation_limit");
+        assert!(
+            problem["retry_after_seconds"].as_u64().unwrap() > 86_000,
+            "{problem}"
+        );
+        assert_eq!(
+            outbox_rows(&server).len(),
+            queued,
+            "{backend:?}: nothing queued"
+        );
+        let (_, _) = api.register("friend");
+        create("friend@example.org").ok();
+        server.advance(24 * 3_600_000 + 1000);
+        create("stranger10@example.net").ok();
+
+        server.wait_outbox_drained();
+        let subjects = subjects_to(&server, "stranger0@example.net");
+        assert_eq!(
+            subjects,
+            ["An invitation to a game of standard on hexpost"],
+            "{backend:?}"
+        );
+        let text = std::fs::read_dir(server.data_dir.join("mail"))
+            .unwrap()
+            .flatten()
+            .map(|e| std::fs::read_to_string(e.path()).unwrap())
+            .find(|eml| eml.contains("To: stranger0@example.net"))
+            .unwrap()
+            .replace("=\r\n", "")
+            .replace("=\n", "");
+        assert!(
+            text.contains("who calls themselves =E2=80=9CWin at evil.example/x=E2=80=9D")
+                || text.contains("who calls themselves “Win at evil.example/x”"),
+            "{backend:?}: the name is quoted: {text}"
+        );
     }
 }

@@ -201,7 +201,7 @@ fn invitations_are_answered_by_reply() {
     let forged = at_domain(other_keys.issue_invitation(&claims).unwrap());
 
     let not_read = "Your mail to hexpost was not read";
-    let not_taken = "Your answer to ada's invitation was not taken";
+    let not_taken = "Your answer to an invitation to hexpost was not taken";
     // (from, to, first line, outcome recorded, answer's subject, its code)
     let cases = [
         (
@@ -255,7 +255,7 @@ fn invitations_are_answered_by_reply() {
 
     let answer = t.reply_to_invitation(&bob, &address, &invitation, "Decline");
     assert_eq!(t.last_outcome(), "declined");
-    assert_eq!(answer.subject(), "You declined ada's invitation");
+    assert_eq!(answer.subject(), "You declined an invitation to hexpost");
     assert_eq!(t.status(), "declined");
     let told = t.sink.messages();
     assert!(

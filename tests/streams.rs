@@ -164,6 +164,58 @@ fn the_stream_hides_what_the_reader_may_not_see() {
     }
 }
 
+/// Streams cannot take every connection: past `STREAMS_MAX` (below
+/// `HTTP_MAX_CONNECTIONS`) a new stream is `503 streams_full` with
+/// `Retry-After`, while health checks and ordinary requests are answered.
+/// (Before the cap, 25 accounts holding 199 streams at 200 connections
+/// blocked every new client, `/readyz` included.)
+#[test]
+fn streams_past_the_instances_cap_are_refused_and_requests_still_answered() {
+    for backend in BACKENDS {
+        let server = TestServer::start_with(
+            backend,
+            // Heartbeats each second: a dropped client's reader notices
+            // its stream is unwanted at the next one, and closes it.
+            &[
+                ("HTTP_MAX_CONNECTIONS", "40"),
+                ("STREAMS_MAX", "20"),
+                ("STREAM_HEARTBEAT_SECS", "1"),
+            ],
+        );
+        let api = server.client();
+        let accounts: Vec<Api> = (0..3).map(|i| api.register(&format!("s{i}")).0).collect();
+        let held: Vec<_> = (0..20)
+            .map(|n| {
+                let s = open(&accounts[n % 3], "/api/v1/account/stream", None);
+                assert_eq!(s.status, 200, "{backend:?}: stream {n}: {}", s.body);
+                s
+            })
+            .collect();
+        let (late, _) = api.register("late");
+        let refused = open(&late, "/api/v1/account/stream", None);
+        assert_eq!(refused.status, 503, "{backend:?}: {}", refused.body);
+        assert_eq!(refused.body["code"], "streams_full");
+        assert_eq!(refused.body["retry_after_seconds"], 30);
+        for _ in 0..10 {
+            let ready = late.request("GET", "/readyz", &[]);
+            assert_eq!(ready.status, 200, "{backend:?}: /readyz: {}", ready.body);
+            late.get("/api/v1/games").ok();
+        }
+        drop(held);
+        // A closed stream frees its place once the server sees it close.
+        let start = std::time::Instant::now();
+        loop {
+            let s = open(&late, "/api/v1/account/stream", None);
+            if s.status == 200 {
+                break;
+            }
+            assert_eq!(s.body["code"], "streams_full", "{backend:?}");
+            assert!(start.elapsed() < WAIT, "{backend:?}: no place freed");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 #[test]
 fn an_account_stream_tells_of_games_starting_awaiting_you_and_ending() {
     for backend in BACKENDS {

@@ -11,6 +11,7 @@
 //! deadline back by its length, and a deadline that starts during it runs
 //! from its end.
 
+use crate::config::TurnMailPacing;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -44,13 +45,101 @@ pub struct TurnMail {
     pub decided: i64,
     /// The move number the last "your move" mail announced (0: none).
     pub mailed: i64,
+    /// What the last mail asked went away before the player answered (an
+    /// offer withdrawn): the next decision asked may be mailed, paced.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub went_away: bool,
+    /// When the last mail was due to go out (0: not known).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub due_at: i64,
+    /// The start of the hour whose follow-ups `in_hour` counts.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hour_from: i64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub in_hour: i64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+const HOUR_MS: i64 = 3600 * 1000;
+
+/// When a "your move" mail may go out, and whether it takes the place of
+/// the previous one, which has not gone out yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Paced {
+    pub not_before: i64,
+    pub replaces_pending: bool,
+    /// It follows a mail whose question went away unanswered.
+    pub follow_up: bool,
 }
 
 impl TurnMail {
     /// An earlier "your move" is unanswered while the player has made no
-    /// decision of their own since the move it announced.
+    /// decision of their own since the move it announced, and what it
+    /// asked is still asked.
     pub fn unanswered(&self) -> bool {
-        self.mailed > 0 && self.decided <= self.mailed
+        self.mailed > 0 && self.decided <= self.mailed && !self.went_away
+    }
+
+    /// When a new "your move" mail may go out, queued at `now`; None while
+    /// an earlier one is unanswered. A follow-up (a mail after one whose
+    /// question went away unanswered) waits `pacing.follow_up_ms` after
+    /// it, and past `pacing.follow_ups_per_hour` in an hour until the hour
+    /// ends: so offers made and withdrawn in a burst reach the other
+    /// player as one mail. A mail still waiting to go out is replaced by
+    /// the new one, which tells everything it did. Mails the player asked
+    /// for by deciding are not held: the player sets their pace.
+    pub fn pace(&self, now: i64, pacing: TurnMailPacing) -> Option<Paced> {
+        if self.unanswered() {
+            return None;
+        }
+        let follow_up = self.went_away && self.decided <= self.mailed;
+        if self.due_at > now {
+            // The new mail takes the waiting one's place, and its time.
+            return Some(Paced {
+                not_before: self.due_at,
+                replaces_pending: true,
+                follow_up,
+            });
+        }
+        let mut not_before = now;
+        if follow_up {
+            if self.due_at > 0 {
+                not_before = not_before.max(self.due_at + pacing.follow_up_ms);
+            }
+            let hour_open = self.hour_from > 0 && now < self.hour_from + HOUR_MS;
+            let per_hour = pacing.follow_ups_per_hour;
+            if hour_open && per_hour > 0 && self.in_hour >= per_hour {
+                not_before = not_before.max(self.hour_from + HOUR_MS);
+            }
+        }
+        Some(Paced {
+            not_before,
+            replaces_pending: false,
+            follow_up,
+        })
+    }
+
+    /// The marks once a mail announcing move `mailed` is queued, due at
+    /// `due_at`, as `paced`.
+    pub fn queued(&self, mailed: i64, due_at: i64, paced: Paced) -> TurnMail {
+        let (hour_from, in_hour) = if paced.replaces_pending || !paced.follow_up {
+            (self.hour_from, self.in_hour)
+        } else if self.hour_from > 0 && due_at < self.hour_from + HOUR_MS {
+            (self.hour_from, self.in_hour + 1)
+        } else {
+            (due_at, 1)
+        };
+        TurnMail {
+            decided: self.decided,
+            mailed,
+            went_away: false,
+            due_at,
+            hour_from,
+            in_hour,
+        }
     }
 }
 
@@ -124,8 +213,9 @@ impl Clocks {
                     // What the last "your move" asked went away unanswered
                     // (an offer withdrawn, a turn ended): the next decision
                     // awaited gets a mail of its own.
-                    let decided = clock.turn_mail.map_or(0, |t| t.decided);
-                    clock.turn_mail = Some(TurnMail { decided, mailed: 0 });
+                    if let Some(marks) = &mut clock.turn_mail {
+                        marks.went_away = true;
+                    }
                 }
             } else if !was_awaited[i] || decided == Some(i) || clock.due_at.is_none() {
                 let start = match clock.vacation_until {
@@ -153,10 +243,11 @@ impl Clocks {
             c.auto_in_a_row = 0;
             // An unknown earlier mail (None) is answered by this decision
             // all the same, so 0 stands in for it.
-            let mailed = c.turn_mail.map_or(0, |t| t.mailed);
+            let marks = c.turn_mail.unwrap_or_default();
             c.turn_mail = Some(TurnMail {
                 decided: seq,
-                mailed,
+                went_away: false,
+                ..marks
             });
         }
     }
@@ -395,6 +486,7 @@ mod tests {
         c.seats[1].turn_mail = Some(TurnMail {
             decided: 3,
             mailed: 9,
+            ..TurnMail::default()
         });
         // Seat 1 is asked (a trade offered to it), then no longer (seat 0
         // withdrew it): its next decision is mailed again.
@@ -404,9 +496,94 @@ mod tests {
         c.seats[1].turn_mail = Some(TurnMail {
             decided: 3,
             mailed: 9,
+            ..TurnMail::default()
         });
         c.after_decision([true, true], [true, true], Some(0), H, LIMITS);
         assert!(c.seats[1].turn_mail.unwrap().unanswered());
+    }
+
+    const PACING: TurnMailPacing = TurnMailPacing {
+        follow_up_ms: 10 * 60_000,
+        follow_ups_per_hour: 4,
+    };
+
+    /// The marks after `n` offers made and withdrawn at once, each
+    /// queueing a mail to the other player: the due times of the mails.
+    fn offers_and_withdrawals(marks: &mut TurnMail, n: usize, at: i64) -> Vec<i64> {
+        let mut due = Vec::new();
+        for i in 0..n {
+            let move_number = 100 + 2 * i as i64;
+            let paced = marks.pace(at, PACING).expect("a mail may go out");
+            *marks = marks.queued(move_number, paced.not_before, paced);
+            due.push(paced.not_before);
+            // The offer is withdrawn before the player answers.
+            marks.went_away = true;
+        }
+        due
+    }
+
+    #[test]
+    fn a_burst_of_offers_and_withdrawals_is_one_mail_now_and_one_later() {
+        let mut marks = TurnMail::default();
+        let due = offers_and_withdrawals(&mut marks, 55, H);
+        let distinct: std::collections::BTreeSet<i64> = due.iter().copied().collect();
+        assert_eq!(
+            distinct.into_iter().collect::<Vec<_>>(),
+            [H, H + PACING.follow_up_ms],
+            "the first at once, the rest in one mail that replaces its forerunners"
+        );
+        assert_eq!(marks.in_hour, 1, "the follow-ups counted");
+    }
+
+    #[test]
+    fn follow_ups_are_limited_per_hour_and_an_answer_still_holds_the_next() {
+        let mut marks = TurnMail::default();
+        let mut due = Vec::new();
+        let minute = 60_000;
+        // Asked and withdrawn every 11 minutes, each mail sent by then.
+        for i in 0..6 {
+            due.extend(offers_and_withdrawals(&mut marks, 1, H + i * 11 * minute));
+        }
+        assert_eq!(
+            due,
+            [0, 11, 22, 33, 44, 71].map(|m| H + m * minute),
+            "the first, four follow-ups in the hour from the first of them, the fifth when it ends"
+        );
+        // Asked, not withdrawn: nothing more until the player decides.
+        let mut marks = TurnMail::default();
+        let paced = marks.pace(H, PACING).unwrap();
+        marks = marks.queued(5, H, paced);
+        assert_eq!(marks.pace(2 * H, PACING), None);
+        // Answered: the next mail goes at once, however many went before.
+        for i in 0..10 {
+            marks.decided = 6 + 2 * i;
+            let paced = marks.pace(2 * H + i, PACING).unwrap();
+            assert_eq!(paced.not_before, 2 * H + i);
+            marks = marks.queued(7 + 2 * i, 2 * H + i, paced);
+        }
+        // No bound set: follow-ups go at once.
+        let unbounded = TurnMailPacing {
+            follow_up_ms: 0,
+            follow_ups_per_hour: 0,
+        };
+        let mut marks = TurnMail::default();
+        for i in 0..10 {
+            let paced = marks.pace(H + i, unbounded).unwrap();
+            assert_eq!(paced.not_before, H + i);
+            marks = marks.queued(100 + i, H + i, paced);
+            marks.went_away = true;
+        }
+    }
+
+    #[test]
+    fn marks_stored_before_pacing_read_as_unpaced() {
+        let old: TurnMail = serde_json::from_str(r#"{"decided":3,"mailed":9}"#).unwrap();
+        assert_eq!(old.due_at, 0);
+        assert!(old.unanswered());
+        assert_eq!(
+            serde_json::to_string(&old).unwrap(),
+            r#"{"decided":3,"mailed":9}"#
+        );
     }
 
     #[test]
@@ -426,7 +603,7 @@ mod tests {
             marks,
             TurnMail {
                 decided: 4,
-                mailed: 0
+                ..TurnMail::default()
             }
         );
         assert!(!marks.unanswered(), "no mail yet");
@@ -440,7 +617,8 @@ mod tests {
             c.seats[0].turn_mail,
             Some(TurnMail {
                 decided: 12,
-                mailed: 9
+                mailed: 9,
+                ..TurnMail::default()
             })
         );
         assert!(!c.seats[0].turn_mail.unwrap().unanswered());

@@ -78,6 +78,8 @@ impl AccountInbox {
 /// The streams this instance holds, by what they watch.
 pub struct Feed {
     per_user: usize,
+    /// Streams this instance holds at most, whoever holds them.
+    max_total: usize,
     inner: Mutex<Watchers>,
     closing: tokio_util::sync::CancellationToken,
 }
@@ -88,13 +90,16 @@ struct Watchers {
     games: HashMap<String, Vec<(u64, Arc<Notify>)>>,
     accounts: HashMap<i64, Vec<(u64, Arc<AccountInbox>)>>,
     open: HashMap<i64, usize>,
+    total: usize,
 }
 
 impl Feed {
-    /// A feed allowing `per_user` streams per account at once.
-    pub fn new(per_user: usize) -> Feed {
+    /// A feed allowing `per_user` streams per account, and `max_total` in
+    /// all, at once.
+    pub fn new(per_user: usize, max_total: usize) -> Feed {
         Feed {
             per_user,
+            max_total,
             inner: Mutex::default(),
             closing: Default::default(),
         }
@@ -130,11 +135,15 @@ impl Feed {
             return Err(Error::unavailable("the server is stopping; connect again"));
         }
         let mut w = self.watchers();
+        if w.total >= self.max_total {
+            return Err(Error::streams_full(self.max_total));
+        }
         let open = w.open.entry(user).or_default();
         if *open >= self.per_user {
             return Err(Error::too_many_streams(self.per_user));
         }
         *open += 1;
+        w.total += 1;
         w.next += 1;
         Ok(Slot {
             feed: self.clone(),
@@ -196,6 +205,7 @@ impl Slot {
 impl Drop for Slot {
     fn drop(&mut self) {
         let mut w = self.feed.watchers();
+        w.total = w.total.saturating_sub(1);
         if let Some(open) = w.open.get_mut(&self.user) {
             *open = open.saturating_sub(1);
             if *open == 0 {
@@ -302,7 +312,7 @@ mod tests {
 
     #[test]
     fn an_unread_inbox_keeps_the_newest_signals_and_says_it_dropped_some() {
-        let feed = Arc::new(Feed::new(2));
+        let feed = Arc::new(Feed::new(2, 100));
         let mut slot = feed.open(1).unwrap();
         let inbox = slot.watch_account();
         for n in 0..(INBOX_CAPACITY as i64 + 10) {
@@ -318,7 +328,7 @@ mod tests {
 
     #[test]
     fn the_cap_counts_open_slots_and_a_dropped_one_frees_its_place() {
-        let feed = Arc::new(Feed::new(2));
+        let feed = Arc::new(Feed::new(2, 100));
         let a = feed.open(1).unwrap();
         let _b = feed.open(1).unwrap();
         assert_eq!(feed.open(1).err().unwrap().code, "too_many_streams");
@@ -329,8 +339,19 @@ mod tests {
     }
 
     #[test]
+    fn the_instance_cap_counts_every_accounts_streams() {
+        let feed = Arc::new(Feed::new(2, 3));
+        let kept: Vec<Slot> = (0..3).map(|user| feed.open(user).unwrap()).collect();
+        let full = feed.open(9).err().unwrap();
+        assert_eq!((full.code, full.status.as_u16()), ("streams_full", 503));
+        assert_eq!(full.retry_after, Some(30));
+        drop(kept);
+        assert!(feed.open(9).is_ok(), "closed streams free their places");
+    }
+
+    #[test]
     fn a_game_stream_is_woken_only_by_its_game_and_stops_being_woken_when_dropped() {
-        let feed = Arc::new(Feed::new(2));
+        let feed = Arc::new(Feed::new(2, 100));
         let mut slot = feed.open(1).unwrap();
         let wake = slot.watch_game("g");
         let mut other = signal(1);

@@ -447,6 +447,7 @@ pub fn create(
     let seed: [u8; 32] = rand::rng().random();
     let id = uuid::Uuid::new_v4().to_string();
     let seed_hash = audit::sha256_hex(&seed);
+    let moment = now;
     let now = now.at;
     let row = GameRow {
         chain_head: audit::genesis(&id, &seed_hash),
@@ -482,7 +483,7 @@ pub fn create(
     crate::store::write_tx(conn, |conn| {
         db::insert_game(conn, &row)?;
         let invite_token = match &opponent {
-            Some(email) => Some(invite_in_tx(conn, &row, user, email, now)?),
+            Some(email) => Some(invite_in_tx(conn, &row, user, email, moment)?),
             None => None,
         };
         Ok(Created {
@@ -498,7 +499,7 @@ fn invite_in_tx(
     game: &GameRow,
     user: i64,
     email: &str,
-    at: i64,
+    now: Now,
 ) -> Result<String, Error> {
     if game.created_by != user {
         return Err(Error::forbidden("only the game's creator invites"));
@@ -517,6 +518,18 @@ fn invite_in_tx(
             "self_invitation",
             "invite your opponent's address, not your own",
         ));
+    }
+    let (at, limit) = (now.at, now.invitations_per_day);
+    // Anyone may sign up and invite: addresses nobody has proven are not
+    // to be mailed in bulk from here.
+    if limit > 0 && crate::store::users::by_email(conn, email)?.is_none() {
+        let day = super::deadlines::DAY_MS;
+        let sent = db::invitations_to_strangers(conn, user, at - day)?;
+        if sent.len() as i64 >= limit {
+            let frees_at = sent[sent.len() - limit as usize] + day;
+            let secs = ((frees_at - at).max(1000) as u64).div_ceil(1000);
+            return Err(Error::invitations_limited(limit, secs));
+        }
     }
     let bytes: [u8; 24] = rand::rng().random();
     let token = hex::encode(bytes);
@@ -542,7 +555,7 @@ pub fn invite(
     let email = super::email::normalize(email)?;
     crate::store::write_tx(conn, |conn| {
         let game = db::lock(conn, game_id)?.ok_or_else(|| Error::not_found("game"))?;
-        invite_in_tx(conn, &game, user, &email, now.at)
+        invite_in_tx(conn, &game, user, &email, now)
     })
 }
 
@@ -643,7 +656,15 @@ fn accept_in_tx(
     finish_update(&mut game, &state, &seats, &rows);
     timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
     notify::accepted(conn, &game, user, rows.at())?;
-    notify::after_move(conn, &mut game, &state, &seats, Some(user), &mut rows)?;
+    notify::after_move(
+        conn,
+        &mut game,
+        &state,
+        &seats,
+        Some(user),
+        &mut rows,
+        now.turn_mail,
+    )?;
     rows.write(conn, &mut game)?;
     detail(conn, &game, user)
 }
@@ -718,7 +739,15 @@ pub fn resign(
         rows.push(entry, &[], &state)?;
         end_without_engine_winner(&mut game, &rows, 1 - seat as usize);
         timeouts::after_decision(&mut game, [false, false], &state, None, now)?;
-        notify::after_move(conn, &mut game, &state, &seat_users, Some(user), &mut rows)?;
+        notify::after_move(
+            conn,
+            &mut game,
+            &state,
+            &seat_users,
+            Some(user),
+            &mut rows,
+            now.turn_mail,
+        )?;
         rows.write(conn, &mut game)?;
         detail(conn, &game, user)
     })

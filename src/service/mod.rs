@@ -22,20 +22,28 @@ use crate::store::games::GameRow;
 use hexpost_engine::{GameConfig, GameState};
 
 /// The moment a use case runs at (from the server's clock), with the
-/// deadline setting it needs to start a decision's clock.
+/// settings its rules need: a decision's clock, the pace of "your move"
+/// mails, the bound on invitations.
 #[derive(Clone, Copy, Debug)]
 pub struct Now {
     pub at: i64,
     /// See `config::DeadlineConfig::reminder_percent`.
     pub reminder_percent: u32,
+    /// See `config::DeadlineConfig::turn_mail`.
+    pub turn_mail: crate::config::TurnMailPacing,
+    /// Invitations an account may send in a day to addresses without an
+    /// account (`INVITATIONS_PER_DAY`); 0 sets no bound.
+    pub invitations_per_day: i64,
 }
 
 impl Now {
-    /// A moment with the default reminder setting (the CLI, examples).
+    /// A moment with the default settings (the CLI, examples).
     pub fn at(at: i64) -> Now {
         Now {
             at,
             reminder_percent: 25,
+            turn_mail: Default::default(),
+            invitations_per_day: 0,
         }
     }
 

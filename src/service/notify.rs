@@ -6,6 +6,7 @@
 use super::chain::{NewRows, RecentEvents};
 use super::deadlines::{Clocks, TurnMail};
 use super::timeouts;
+use crate::config::TurnMailPacing;
 use crate::describe::Table;
 use crate::error::Error;
 use crate::mail::contexts::{self, Automatic, Ending, Turn};
@@ -184,6 +185,7 @@ pub fn after_move(
     seats: &[i64; 2],
     mover: Option<i64>,
     rows: &mut NewRows,
+    pacing: TurnMailPacing,
 ) -> Result<(), Error> {
     let at = rows.at();
     let over = game.status == status::FINISHED;
@@ -234,11 +236,12 @@ pub fn after_move(
                     .max()
                     .unwrap_or(0),
                 mailed: outbox::last_turn_mail(conn, &game.id, recipient.id)?.unwrap_or(0),
+                ..TurnMail::default()
             },
         };
-        if marks.unanswered() {
+        let Some(paced) = marks.pace(at, pacing) else {
             continue;
-        }
+        };
         let turn = turn(game, state, seat, &table, recipient)?;
         let events = events_after(conn, &game.id, rows, marks.decided)?;
         let mut context = contexts::your_move(&turn, &events);
@@ -252,11 +255,11 @@ pub fn after_move(
             context,
             latest: None,
         };
-        rows.queue(compose(mail, at));
-        clocks.seats[seat.index()].turn_mail = Some(TurnMail {
-            mailed: game.move_number,
-            ..marks
-        });
+        let mut queued = compose(mail, paced.not_before);
+        queued.created_at = at;
+        let due_at = queued.due_at;
+        rows.queue(queued);
+        clocks.seats[seat.index()].turn_mail = Some(marks.queued(game.move_number, due_at, paced));
         timeouts::store(game, &clocks);
     }
     Ok(())

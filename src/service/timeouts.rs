@@ -209,7 +209,15 @@ fn expire(
     c.after_decision(was, now_awaited, Some(seat), now.at, now.limits(game));
     store(game, c);
     notify::timed_out(conn, game, &state, seat_users, seat, &taken, &mut rows)?;
-    notify::after_move(conn, game, &state, seat_users, None, &mut rows)?;
+    notify::after_move(
+        conn,
+        game,
+        &state,
+        seat_users,
+        None,
+        &mut rows,
+        now.turn_mail,
+    )?;
     rows.write(conn, game)?;
     Ok(Swept {
         automatic: 1,

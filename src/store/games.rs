@@ -494,6 +494,27 @@ pub fn expire_invitations(conn: &mut DbConnection, cutoff: i64, now: i64) -> Sto
     .execute(conn)?)
 }
 
+/// When each invitation was made, since `since`, that `user`'s games sent
+/// to an address no account has now, oldest first.
+pub fn invitations_to_strangers(
+    conn: &mut DbConnection,
+    user: i64,
+    since: i64,
+) -> StoreResult<Vec<i64>> {
+    let theirs = games::table
+        .filter(games::created_by.eq(user))
+        .select(games::id);
+    use super::schema::users;
+    let known = users::table.filter(users::email.eq(invitations::email));
+    Ok(invitations::table
+        .filter(invitations::created_at.ge(since))
+        .filter(invitations::game_id.eq_any(theirs))
+        .filter(diesel::dsl::not(diesel::dsl::exists(known)))
+        .order(invitations::created_at.asc())
+        .select(invitations::created_at)
+        .load(conn)?)
+}
+
 /// Open games created before `cutoff` that no pending invitation can
 /// start any more.
 pub fn abandoned_open_games(conn: &mut DbConnection, cutoff: i64) -> StoreResult<Vec<String>> {

@@ -153,12 +153,65 @@ pub fn claim(
         diesel::update(outbox::table.filter(outbox::id.eq_any(&ids)))
             .set(outbox::claimed_until.eq(Some(lease_until)))
             .execute(conn)?;
-        Ok(outbox::table
+        let rows: Vec<MailRow> = outbox::table
             .filter(outbox::id.eq_any(&ids))
             .order((outbox::due_at.asc(), outbox::id.asc()))
             .select(MailRow::as_select())
-            .load(conn)?)
+            .load(conn)?;
+        skip_superseded(conn, rows, now)
     })
+}
+
+/// Of claimed `rows`, those still worth sending: a "your move" mail that
+/// was held (paced, or in quiet hours) is skipped when a newer one of the
+/// same game to the same player is due by `now` too: the newer one tells
+/// everything it would have, and a burst of decisions asked and withdrawn
+/// reaches the player as one mail. (One that waits to go out later does
+/// not hold back news that is due now, and mails sent as they come are
+/// never held back.)
+fn skip_superseded(
+    conn: &mut DbConnection,
+    rows: Vec<MailRow>,
+    now: i64,
+) -> StoreResult<Vec<MailRow>> {
+    let games: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.kind == kind::YOUR_MOVE && r.due_at > r.created_at)
+        .filter_map(|r| r.game_id.as_deref())
+        .collect();
+    if games.is_empty() {
+        return Ok(rows);
+    }
+    let newest: Vec<(Option<String>, Option<i64>, Option<i64>)> = outbox::table
+        .filter(outbox::kind.eq(kind::YOUR_MOVE))
+        .filter(outbox::game_id.eq_any(&games))
+        .filter(outbox::status.ne(status::SKIPPED))
+        .filter(outbox::due_at.le(now))
+        .group_by((outbox::game_id, outbox::user_id))
+        .select((
+            outbox::game_id,
+            outbox::user_id,
+            diesel::dsl::max(outbox::id),
+        ))
+        .load(conn)?;
+    let superseded = |r: &MailRow| {
+        r.kind == kind::YOUR_MOVE
+            && r.due_at > r.created_at
+            && newest.iter().any(|(g, u, max)| {
+                *g == r.game_id && *u == r.user_id && max.is_some_and(|m| m > r.id)
+            })
+    };
+    let (stale, live): (Vec<MailRow>, Vec<MailRow>) = rows.into_iter().partition(superseded);
+    if !stale.is_empty() {
+        let ids: Vec<i64> = stale.iter().map(|r| r.id).collect();
+        diesel::update(outbox::table.filter(outbox::id.eq_any(&ids)))
+            .set((
+                outbox::status.eq(status::SKIPPED),
+                outbox::claimed_until.eq(None::<i64>),
+            ))
+            .execute(conn)?;
+    }
+    Ok(live)
 }
 
 /// The claimed row, if this worker's lease on it still holds.

@@ -113,6 +113,8 @@ impl Sweeper {
             let now = Now {
                 at: self.clock.now(),
                 reminder_percent: self.config.reminder_percent,
+                turn_mail: self.config.turn_mail,
+                invitations_per_day: 0,
             };
             let due = timeouts::due_games(&mut conn, now.at, BATCH).map_err(|e| e.to_string())?;
             let mut progress = false;

@@ -175,6 +175,11 @@ impl TestServer {
             ("DATABASE_POOL_SIZE".into(), "8".into()),
             ("RATE_LIMIT_LOGIN_PER_MINUTE".into(), "0".into()),
             ("RATE_LIMIT_MOVES_PER_MINUTE".into(), "0".into()),
+            // Games played in a burst would otherwise wait minutes for the
+            // mails that follow a withdrawn offer; the pacing has tests of
+            // its own with the defaults (mail::offers_made_and_withdrawn_…).
+            ("TURN_MAIL_FOLLOW_UP_SECS".into(), "0".into()),
+            ("TURN_MAIL_FOLLOW_UPS_PER_HOUR".into(), "0".into()),
         ];
         for (k, v) in extra {
             vars.retain(|(key, _)| key != k);

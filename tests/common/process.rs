@@ -28,6 +28,8 @@ impl ServeProcess {
             .env("JWT_KEYS", "test:0123456789abcdef0123456789abcdef")
             .env("RATE_LIMIT_LOGIN_PER_MINUTE", "0")
             .env("RATE_LIMIT_MOVES_PER_MINUTE", "0")
+            .env("TURN_MAIL_FOLLOW_UP_SECS", "0")
+            .env("TURN_MAIL_FOLLOW_UPS_PER_HOUR", "0")
             .env("RUST_LOG", "info")
             .env_remove("SMTP_URL")
             .env_remove("DATABASE_URL")

@@ -376,7 +376,15 @@ fn consequences(
     } = played;
     finish_update(game, state, seat_users, rows);
     timeouts::after_decision(game, *was_awaited, state, Some(*decision), now)?;
-    notify::after_move(conn, game, state, seat_users, Some(user), rows)
+    notify::after_move(
+        conn,
+        game,
+        state,
+        seat_users,
+        Some(user),
+        rows,
+        now.turn_mail,
+    )
 }
 
 /// Writes the move as one change if the game row is still the version
