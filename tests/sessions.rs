@@ -375,6 +375,35 @@ fn a_mail_link_signs_in_once_for_its_game_only() {
     }
 }
 
+/// A sign-in code mailed before the password changed, or before every
+/// session was ended, no longer signs in: it is a way in like a session.
+#[test]
+fn a_password_change_or_ending_every_session_voids_mailed_sign_in_codes() {
+    for backend in BACKENDS {
+        let server = TestServer::start_with(backend, &[("MAIL_POLL_INTERVAL_MS", "50")]);
+        let api = server.client();
+        // A new game's creator, their game, and the code mailed to them.
+        let mailed = || {
+            let (creator, _, game) = api.new_game("standard", json!({}));
+            let me = creator.get("/api/v1/me").ok().clone();
+            let code = common::mailed_sign_in_code(&server, &game, text(&me, "email"));
+            (creator, game, code)
+        };
+        let (creator, game, code) = mailed();
+        creator
+            .put(
+                "/api/v1/account/password",
+                &json!({"current_password": PASSWORD, "new_password": "staple battery horse"}),
+            )
+            .ok();
+        redeem(&api, &code, &game).problem(401, "sign_in_link_used");
+
+        let (creator, game, code) = mailed();
+        creator.delete("/api/v1/account/sessions").ok();
+        redeem(&api, &code, &game).problem(401, "sign_in_link_used");
+    }
+}
+
 #[test]
 fn no_refusal_tells_whether_an_account_exists() {
     for backend in BACKENDS {

@@ -178,7 +178,7 @@ impl Rules<'_> {
             if found.used_at.is_some() || !db::use_code(conn, &hash, now)? {
                 return Err(refusal(
                     "sign_in_link_used",
-                    "this sign-in link was used already; sign in with your password",
+                    "this sign-in link was used already, or ended when the account's password changed or all its sessions were ended; sign in with your password",
                 ));
             }
             if found.expires_at <= now {

@@ -97,8 +97,18 @@ pub fn revoke(conn: &mut DbConnection, user_id: i64, id: i64, at: i64) -> StoreR
         == 1)
 }
 
-/// Revokes every session of `user`; returns how many were still open.
+/// Revokes every session of `user`, and voids the sign-in codes mailed to
+/// them that are still unused (a code is a way in as good as a session:
+/// a password changed because it leaked must close them too); returns how
+/// many sessions were still open.
 pub fn revoke_all(conn: &mut DbConnection, user_id: i64, at: i64) -> StoreResult<usize> {
+    diesel::update(
+        sign_in_codes::table
+            .filter(sign_in_codes::user_id.eq(user_id))
+            .filter(sign_in_codes::used_at.is_null()),
+    )
+    .set(sign_in_codes::used_at.eq(Some(at)))
+    .execute(conn)?;
     Ok(diesel::update(
         sessions::table
             .filter(sessions::user_id.eq(user_id))
