@@ -2,7 +2,7 @@
 //! `code` (the serde tag) and a human sentence (Display).
 
 use crate::board::{EdgeId, HexId, NodeId};
-use crate::cards::{Cards, Commodity, DevCard, ProgressCard, Resource, Track};
+use crate::cards::{CardKind, Cards, Commodity, DevCard, ProgressCard, Resource, Track};
 use crate::seats::{Seat, SeatList};
 use serde::Serialize;
 
@@ -14,14 +14,14 @@ pub enum ActionError {
     GameOver,
     #[error("seat {seat} is not a real player of this game")]
     UnknownSeat { seat: Seat },
-    #[error("it is not your decision: waiting for seat(s) {awaiting:?}")]
+    #[error("it is not your decision: waiting for {}", seats(awaiting))]
     NotYourDecision { awaiting: SeatList },
     #[error("`{action}` is not allowed now ({phase})")]
     WrongPhase {
         action: &'static str,
         phase: &'static str,
     },
-    #[error("cannot afford it: it costs {cost:?}")]
+    #[error("cannot afford it: it costs {}", cards(cost))]
     CannotAfford { cost: Cards },
     #[error("no {piece} left in your supply")]
     NoPiecesLeft { piece: &'static str },
@@ -47,9 +47,9 @@ pub enum ActionError {
         ratio: u8,
         best: u8,
     },
-    #[error("you hold no playable {card:?} card")]
+    #[error("you hold no playable {} card", words(card.name()))]
     NoSuchCard { card: DevCard },
-    #[error("a {card:?} bought this turn cannot be played until your next turn")]
+    #[error("a {} card bought this turn cannot be played until your next turn", words(card.name()))]
     CardBoughtThisTurn { card: DevCard },
     #[error("you have already played a development card this turn")]
     DevCardAlreadyPlayed,
@@ -61,12 +61,12 @@ pub enum ActionError {
     RobberMustMove,
     #[error("friendly robber: hex {hex} touches a building of a player with 2 or fewer visible VP")]
     FriendlyRobber { hex: HexId },
-    #[error("seat {victim:?} cannot be robbed here: {reason}")]
+    #[error("{} cannot be robbed here: {reason}", victim.map_or("nobody".to_string(), |s| s.to_string()))]
     InvalidVictim {
         victim: Option<Seat>,
         reason: &'static str,
     },
-    #[error("choose whom to rob: {candidates:?}")]
+    #[error("choose whom to rob: {}", seats(candidates))]
     VictimRequired { candidates: SeatList },
     #[error("you must discard exactly {expected} cards, not {got}")]
     WrongDiscardCount { expected: u8, got: u32 },
@@ -215,5 +215,79 @@ mod tests {
         let listed: BTreeSet<String> = super::CK_CODES.iter().map(|c| c.to_string()).collect();
         assert_eq!(only_ck, listed);
         assert_eq!(listed.len(), super::CK_CODES.len(), "a code listed twice");
+    }
+}
+
+/// Seats as a sentence says them: "seat 1", "seat 0 or seat 1".
+fn seats(list: &SeatList) -> String {
+    match list
+        .iter()
+        .map(Seat::to_string)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [] => "nobody".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Card counts as a sentence says them: "1 brick, 1 lumber and 1 wool".
+fn cards(cards: &Cards) -> String {
+    let parts: Vec<String> = cards
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(kind, n)| format!("{n} {}", words(kind.name())))
+        .collect();
+    match parts.as_slice() {
+        [] => "nothing".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// A wire name in words: `road_building` → "road building".
+fn words(name: &str) -> String {
+    name.replace('_', " ")
+}
+
+#[cfg(test)]
+mod wording {
+    use super::*;
+
+    #[test]
+    fn refusals_name_seats_cards_and_costs_in_words() {
+        let both: SeatList = [Seat(0), Seat(1)].into_iter().collect();
+        let one: SeatList = [Seat(1)].into_iter().collect();
+        assert_eq!(
+            ActionError::NotYourDecision { awaiting: one }.to_string(),
+            "it is not your decision: waiting for seat 1"
+        );
+        assert_eq!(
+            ActionError::VictimRequired { candidates: both }.to_string(),
+            "choose whom to rob: seat 0 or seat 1"
+        );
+        let mut cost = Cards::ZERO;
+        cost[Resource::Brick] = 1;
+        cost[Resource::Lumber] = 1;
+        assert_eq!(
+            ActionError::CannotAfford { cost }.to_string(),
+            "cannot afford it: it costs 1 brick and 1 lumber"
+        );
+        assert_eq!(
+            ActionError::NoSuchCard {
+                card: DevCard::RoadBuilding
+            }
+            .to_string(),
+            "you hold no playable road building card"
+        );
+        assert_eq!(
+            ActionError::InvalidVictim {
+                victim: Some(Seat(1)),
+                reason: "they hold no cards"
+            }
+            .to_string(),
+            "seat 1 cannot be robbed here: they hold no cards"
+        );
     }
 }
