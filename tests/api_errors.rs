@@ -191,8 +191,26 @@ fn bodies_media_types_routes_and_queries() {
                 .problem(400, "invalid_query");
         }
         // ...and their good neighbours work.
-        for q in ["filter=all", "filter=awaiting_me", "per_page=100&page=2"] {
+        for q in ["filter=all", "filter=awaiting_me", "per_page=100&page=1"] {
             a.get(&format!("/api/v1/games?{q}")).ok();
+        }
+        // A page past the last, however far, is refused, not answered
+        // empty; so are an admin's log bounds out of range.
+        for q in ["page=2", "per_page=100&page=2", "page=9223372036854775807"] {
+            a.get(&format!("/api/v1/games?{q}"))
+                .problem(400, "page_out_of_range");
+        }
+        for path in [
+            "/api/v1/admin/games?page=1000",
+            "/api/v1/admin/mail/failed?page=2",
+            "/api/v1/admin/mail/inbound?page=2",
+        ] {
+            root.get(path).problem(400, "page_out_of_range");
+        }
+        root.get("/api/v1/admin/mail/failed").ok();
+        for q in ["limit=0", "limit=501", "after=-1"] {
+            root.get(&format!("/api/v1/admin/games/{id}/log?{q}"))
+                .problem(400, "invalid_query");
         }
         assert_eq!(
             a.get(&format!("/api/v1/games/{id}/log?limit=1"))

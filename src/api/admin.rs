@@ -12,6 +12,7 @@ use actix_web::{HttpResponse, get, web};
 /// The full, unredacted log of any game.
 #[utoipa::path(tag = "admin", security(("bearer" = [])), params(("game_id" = String, Path), crate::api::games::LogQuery), responses(
     (status = 200, body = Vec<LogEntry>),
+    (status = 400, description = "`after` below 0 or `limit` not 1 to 500 (`invalid_query`)", body = Problem, content_type = "application/problem+json"),
     (status = 401, body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "Not an admin", body = Problem, content_type = "application/problem+json"),
     (status = 404, body = Problem, content_type = "application/problem+json"),
@@ -23,8 +24,7 @@ pub async fn full_log(
     path: web::Path<String>,
     q: web::Query<crate::api::games::LogQuery>,
 ) -> Result<HttpResponse, Error> {
-    let after = q.after.unwrap_or(0).max(0);
-    let limit = q.limit.unwrap_or(100).clamp(1, 500);
+    let (after, limit) = crate::api::games::log_bounds(&q)?;
     let id = path.into_inner();
     let rows = state
         .db(move |conn| {

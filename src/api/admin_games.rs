@@ -26,7 +26,8 @@ pub struct AdminListQuery {
     /// Only games in this state: `open`, `active`, `finished`,
     /// `cancelled` or `declined`; default all.
     pub status: Option<String>,
-    /// 1-based page number.
+    /// 1-based page number; a page past the last is `400
+    /// page_out_of_range`.
     #[param(minimum = 1)]
     pub page: Option<i64>,
     /// 1 to 100; default 50.
@@ -56,7 +57,7 @@ pub fn list_args(
 /// Every game (or those in one state), newest first.
 #[utoipa::path(tag = "admin", operation_id = "list_all_games", security(("bearer" = [])), params(AdminListQuery), responses(
     (status = 200, body = Vec<GameSummary>),
-    (status = 400, description = "Bad paging or status (`invalid_query`)", body = Problem, content_type = "application/problem+json"),
+    (status = 400, description = "Bad paging or status (`invalid_query`), or a page past the last (`page_out_of_range`)", body = Problem, content_type = "application/problem+json"),
     (status = 401, body = Problem, content_type = "application/problem+json"),
     (status = 403, body = Problem, content_type = "application/problem+json"),
 ))]
@@ -70,7 +71,7 @@ pub async fn list(
     let games = state
         .db(move |conn| housekeeping::list_games(conn, &statuses, page, per_page))
         .await?;
-    Ok(HttpResponse::Ok().json(games))
+    Ok(HttpResponse::Ok().json(crate::api::admin_mail::within_list(page, games)?))
 }
 
 /// The game as a JSON document: its row, players, and every log row as

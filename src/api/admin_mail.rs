@@ -58,7 +58,8 @@ pub struct Retried {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct FailedQuery {
-    /// 1-based page number.
+    /// 1-based page number; a page past the last is `400
+    /// page_out_of_range`.
     #[param(minimum = 1)]
     pub page: Option<i64>,
     /// 1 to 100; default 50.
@@ -80,10 +81,24 @@ pub fn paging(page: Option<i64>, per_page: Option<i64>) -> Result<(i64, i64), Er
     Ok((page, per_page))
 }
 
+/// A page after the first that holds nothing lies past the end of its
+/// list: refused, as other bad paging is, rather than answered empty (a
+/// client walking the pages stops at the first short page; page 1 of an
+/// empty list is an empty list).
+pub fn within_list<T>(page: i64, rows: Vec<T>) -> Result<Vec<T>, Error> {
+    if page > 1 && rows.is_empty() {
+        return Err(Error::bad_request(
+            "page_out_of_range",
+            format!("page {page} is past the end of the list"),
+        ));
+    }
+    Ok(rows)
+}
+
 /// Mails that failed every attempt, oldest first.
 #[utoipa::path(tag = "admin", security(("bearer" = [])), params(FailedQuery), responses(
     (status = 200, body = Vec<FailedMail>),
-    (status = 400, description = "Bad paging (`invalid_query`)", body = Problem, content_type = "application/problem+json"),
+    (status = 400, description = "Bad paging (`invalid_query`), or a page past the last (`page_out_of_range`)", body = Problem, content_type = "application/problem+json"),
     (status = 401, body = Problem, content_type = "application/problem+json"),
     (status = 403, body = Problem, content_type = "application/problem+json"),
 ))]
@@ -112,6 +127,7 @@ where
     let rows = state
         .db(move |conn| rows(conn, offset, per_page).map_err(Error::from))
         .await?;
+    let rows = within_list(page, rows)?;
     Ok(HttpResponse::Ok().json(rows.into_iter().map(T::from).collect::<Vec<_>>()))
 }
 
@@ -220,7 +236,7 @@ impl From<InboundMailRow> for InboundMail {
 /// The mails received as replies, newest first.
 #[utoipa::path(tag = "admin", security(("bearer" = [])), params(FailedQuery), responses(
     (status = 200, body = Vec<InboundMail>),
-    (status = 400, description = "Bad paging (`invalid_query`)", body = Problem, content_type = "application/problem+json"),
+    (status = 400, description = "Bad paging (`invalid_query`), or a page past the last (`page_out_of_range`)", body = Problem, content_type = "application/problem+json"),
     (status = 401, body = Problem, content_type = "application/problem+json"),
     (status = 403, body = Problem, content_type = "application/problem+json"),
 ))]

@@ -44,7 +44,8 @@ pub struct ListQuery {
     /// Which games; default `all`.
     #[param(inline)]
     pub filter: Option<GameFilter>,
-    /// 1-based page number.
+    /// 1-based page number; a page past the last is `400
+    /// page_out_of_range` (page 1 of no games is an empty list).
     #[param(minimum = 1)]
     pub page: Option<i64>,
     /// 1 to 100; default 20.
@@ -64,7 +65,7 @@ pub enum GameFilter {
 /// Lists my games, most recently changed first.
 #[utoipa::path(tag = "games", security(("bearer" = [])), params(ListQuery), responses(
     (status = 200, body = Vec<GameSummary>),
-    (status = 400, description = "Bad filter or paging", body = Problem, content_type = "application/problem+json"),
+    (status = 400, description = "Bad filter or paging (`invalid_query`), or a page past the last (`page_out_of_range`)", body = Problem, content_type = "application/problem+json"),
     (status = 401, body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/games")]
@@ -90,7 +91,7 @@ pub async fn list(
     let games = state
         .db(move |conn| svc::list(conn, user.id, filter, page, per_page))
         .await?;
-    Ok(HttpResponse::Ok().json(games))
+    Ok(HttpResponse::Ok().json(crate::api::admin_mail::within_list(page, games)?))
 }
 
 /// One game as I may see it, with what I may do now. Send the `ETag` of an
@@ -308,7 +309,7 @@ pub struct LogQuery {
     pub limit: Option<i64>,
 }
 
-fn log_bounds(q: &LogQuery) -> Result<(i64, i64), Error> {
+pub fn log_bounds(q: &LogQuery) -> Result<(i64, i64), Error> {
     let after = q.after.unwrap_or(0);
     let limit = q.limit.unwrap_or(100);
     if after < 0 || !(1..=500).contains(&limit) {
