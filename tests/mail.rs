@@ -1383,7 +1383,13 @@ fn subjects_to(server: &TestServer, to: &str) -> Vec<String> {
 #[test]
 fn invitations_to_addresses_without_an_account_are_bounded_and_quote_the_inviter() {
     for backend in BACKENDS {
-        let server = TestServer::start_with(backend, &[("MAIL_POLL_INTERVAL_MS", "50")]);
+        let server = TestServer::start_with(
+            backend,
+            &[
+                ("MAIL_POLL_INTERVAL_MS", "50"),
+                ("INVITATIONS_PER_DAY", "10"),
+            ],
+        );
         let api = server.client();
         let registered = api.post(
             "/api/v1/accounts",

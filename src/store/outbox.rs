@@ -322,6 +322,28 @@ pub fn release(conn: &mut DbConnection, ids: &[i64], lease_until: i64) -> StoreR
     .execute(conn)?)
 }
 
+/// Moves this worker's lease on `ids` from `lease_until` to `renewed`;
+/// returns how many it still held (the rest another worker may have taken
+/// after the lease ran out).
+pub fn renew(
+    conn: &mut DbConnection,
+    ids: &[i64],
+    lease_until: i64,
+    renewed: i64,
+) -> StoreResult<usize> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    Ok(diesel::update(
+        outbox::table
+            .filter(outbox::id.eq_any(ids))
+            .filter(outbox::status.eq(status::PENDING))
+            .filter(outbox::claimed_until.eq(Some(lease_until))),
+    )
+    .set(outbox::claimed_until.eq(Some(renewed)))
+    .execute(conn)?)
+}
+
 /// How many rows are in each status, for the metrics.
 pub fn count_by_status(conn: &mut DbConnection) -> StoreResult<Vec<(String, i64)>> {
     Ok(outbox::table

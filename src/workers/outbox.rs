@@ -153,6 +153,24 @@ impl Worker {
         }
     }
 
+    /// How long a claim holds its rows. Over SMTP the lease is short and
+    /// renewed before each send (`deliver`), so a worker that dies holds
+    /// its rows minutes, not the hours a batch of slow sends could take;
+    /// `queued` batches wait for the one being sent. Writing files is fast
+    /// and local: the lease covers the batches' writes, a second each.
+    fn lease_ms(&self, queued: i64) -> i64 {
+        if self.mailer.is_smtp() {
+            queued * self.renewal_ms()
+        } else {
+            queued * self.batch() * self.longest_send_ms() * 2
+        }
+    }
+
+    /// What each renewal of an SMTP lease grants: two of the longest sends.
+    fn renewal_ms(&self) -> i64 {
+        2 * self.longest_send_ms()
+    }
+
     /// The longest one mail's send may take before it fails: what a lease
     /// allows each of its mails.
     fn longest_send_ms(&self) -> i64 {
@@ -246,12 +264,12 @@ impl Worker {
     /// gathered now; a row with nothing to send marked skipped), with its
     /// sign-in code.
     ///
-    /// `queued` batches, this one included, may be sent before it is done:
-    /// the lease is twice the longest their sends can take, so a live
-    /// worker keeps its rows, and a dead one's are free again soon after.
+    /// `queued` batches, this one included, may be sent before it is done
+    /// (`lease_ms`): a live worker keeps its rows, and a dead one's are
+    /// free again soon after.
     fn claim(&self, conn: &mut DbConnection, queued: i64) -> Result<Claimed, String> {
         let now = self.clock.now();
-        let lease = now + queued * self.batch() * self.longest_send_ms() * 2;
+        let lease = now + self.lease_ms(queued);
         let rows = outbox::claim(conn, now, lease, self.batch()).map_err(|e| e.to_string())?;
         let mut contexts = Vec::with_capacity(rows.len());
         for row in &rows {
@@ -310,19 +328,23 @@ impl Worker {
     /// the rows not yet sent are released for the next worker. Returns how
     /// many rows were handled.
     ///
-    /// Sent rows are marked together at the end of the batch (one
-    /// statement instead of one commit per mail). The price: a crash
-    /// between a send and that statement sends the mails of the batch
-    /// again once the lease runs out, which the lease already allowed for
-    /// the mail being sent; their Message-IDs let a reader's client drop
-    /// the copies.
+    /// Over SMTP each mail is marked sent as soon as the server took it,
+    /// and before each send the lease of the rest of the batch is renewed
+    /// (`renewal_ms`); a row whose lease was lost meanwhile is not sent.
+    /// So a worker that dies repeats at most the mail in flight, and its
+    /// rows are free again within minutes. Files are written far faster
+    /// than a commit: their rows are marked together at the end of the
+    /// batch (one statement instead of one commit per mail), and a crash
+    /// between a write and that statement writes the batch's files again
+    /// once the lease runs out, with the same Message-IDs.
     fn deliver(&self, conn: &mut DbConnection, batch: Batch) -> Result<usize, String> {
         let Batch {
             rows,
             messages,
             lease,
         } = &batch;
-        let lease = *lease;
+        let mut lease = *lease;
+        let smtp = self.mailer.is_smtp();
         let mut sent = Vec::with_capacity(rows.len());
         let mut handled = rows.len();
         for (done, (row, message)) in rows.iter().zip(messages).enumerate() {
@@ -335,6 +357,19 @@ impl Worker {
             }
             // None: skipped, nothing to send.
             let Some(message) = message else { continue };
+            if smtp {
+                let renewed = self.clock.now() + self.renewal_ms();
+                let this =
+                    outbox::renew(conn, &[row.id], lease, renewed).map_err(|e| e.to_string())?;
+                let rest = unsent_ids(rows, messages, done + 1);
+                outbox::renew(conn, &rest, lease, renewed).map_err(|e| e.to_string())?;
+                lease = renewed;
+                if this == 0 {
+                    // Another worker may be sending it now.
+                    lost_lease(1);
+                    continue;
+                }
+            }
             let result = match message {
                 Ok(message) => self.send(row, message),
                 Err(e) => Err(e.clone()),
@@ -354,6 +389,7 @@ impl Worker {
             let kept = match &result {
                 Ok(()) => match without_secrets(row) {
                     Some(context) => outbox::mark_sent(conn, row.id, lease, at, &context),
+                    None if smtp => outbox::mark_all_sent(conn, &[row.id], lease, at).map(|n| n == 1),
                     None => {
                         sent.push(row.id);
                         continue;

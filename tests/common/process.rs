@@ -30,6 +30,7 @@ impl ServeProcess {
             .env("RATE_LIMIT_MOVES_PER_MINUTE", "0")
             .env("TURN_MAIL_FOLLOW_UP_SECS", "0")
             .env("TURN_MAIL_FOLLOW_UPS_PER_HOUR", "0")
+            .env("INVITATIONS_PER_DAY", "0")
             .env("RUST_LOG", "info")
             .env_remove("SMTP_URL")
             .env_remove("DATABASE_URL")
@@ -83,6 +84,13 @@ impl ServeProcess {
             .status()
             .unwrap();
         assert!(status.success(), "kill -TERM {}", self.pid);
+    }
+
+    /// Kills the process with SIGKILL, as a crash or the OOM killer would,
+    /// and waits for it to be gone.
+    pub fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
     }
 
     /// Waits for the process to exit; panics after `limit`.
