@@ -1330,3 +1330,53 @@ fn nul_bytes_in_mail_are_refused_or_answered_once_on_both_databases() {
         );
     }
 }
+
+/// A mail program that answers every mail without marking itself a robot
+/// (no `Auto-Submitted`, list or bounce headers) is answered a few times
+/// a day, not for ever: five replies that play nothing are answered per
+/// sender and game, and five refusals per sender about no game; the rest
+/// are recorded and not answered. A reply that plays something is always
+/// answered. (Such a responder once got an answer in each of 6 rounds.)
+#[test]
+fn an_unmarked_auto_responder_is_answered_a_few_times_a_day() {
+    let Some(py) = python() else { return };
+    for backend in common::BACKENDS {
+        let t = table(&py, backend);
+        let (who, at) = t.to_a_roll();
+        let email = t.emails[who].clone();
+        let address = reply_address(&t.turn_mail(&email, at));
+        let answers = t.answers_queued();
+        for n in 0..8 {
+            let id = format!("auto-{n}@example.org");
+            let raw = reply(
+                &email,
+                &address,
+                &id,
+                "Thank you for your message. I am away.",
+            );
+            assert_eq!(t.pipe(&raw), 0, "{backend:?}");
+            assert_eq!(t.recorded(&id).0, "command_failed", "{backend:?}");
+        }
+        assert_eq!(
+            t.answers_queued() - answers,
+            5,
+            "{backend:?}: five answered"
+        );
+        for n in 0..7 {
+            let id = format!("away-{n}@example.org");
+            let raw = reply(&email, "games@hexpost.example.org", &id, "I am away.");
+            t.pipe(&raw);
+            assert_eq!(t.recorded(&id).0, "no_reply_address", "{backend:?}");
+        }
+        assert_eq!(
+            t.answers_queued() - answers,
+            10,
+            "{backend:?}: five refusals more"
+        );
+        // A reply that plays is answered however many went before.
+        let raw = reply(&email, &address, "roll@example.org", "R");
+        assert_eq!(t.pipe(&raw), 0);
+        t.assert_roll_applied(who, at, "roll@example.org", "stdin");
+        assert_eq!(t.answers_queued() - answers, 11, "{backend:?}");
+    }
+}

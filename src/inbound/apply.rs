@@ -23,6 +23,9 @@ pub struct Reply<'a> {
     pub games: &'a GameCache,
     pub feed: &'a Feed,
     pub now: Now,
+    /// Whether a reply that plays nothing is answered
+    /// (`Inbox::may_answer_failure`); one that plays something always is.
+    pub answer_failure: bool,
 }
 
 /// What playing a reply did.
@@ -94,13 +97,15 @@ pub fn play(conn: &mut DbConnection, reply: Reply) -> Result<Played, Error> {
         report,
     }) = stop
     {
-        notify::answer(conn, &seated, &[], report, reply.now.at)?;
+        if reply.answer_failure {
+            notify::answer(conn, &seated, &[], report, reply.now.at)?;
+        }
         return Ok(Played {
             outcome,
             applied: 0,
             moves_to: None,
             detail: Some(detail),
-            answered: true,
+            answered: reply.answer_failure,
         });
     }
     let done = commands_in_order(conn, &reply, &seated)?;
@@ -111,7 +116,10 @@ pub fn play(conn: &mut DbConnection, reply: Reply) -> Result<Played, Error> {
             "command": f.command, "code": f.code, "detail": f.detail,
         })),
     });
-    notify::answer(conn, &seated, &done.events, report, reply.now.at)?;
+    let answered = reply.answer_failure || !done.commands.is_empty();
+    if answered {
+        notify::answer(conn, &seated, &done.events, report, reply.now.at)?;
+    }
     Ok(Played {
         outcome: if done.failure.is_some() {
             "command_failed"
@@ -123,7 +131,7 @@ pub fn play(conn: &mut DbConnection, reply: Reply) -> Result<Played, Error> {
         detail: done
             .failure
             .map(|f| format!("{}: {} ({})", f.command, f.detail, f.code)),
-        answered: true,
+        answered,
     })
 }
 

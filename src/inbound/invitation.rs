@@ -75,6 +75,8 @@ impl Inbox {
         };
         let lines = reading::own_lines(&text);
         let first = lines.first().map_or("", String::as_str);
+        let answer_failure =
+            self.may_answer_failure(conn, Some(&invitation.email), Some(&invitation.game_id))?;
         let answered = match commands::parse_invitation(first) {
             Err(e) => Answered::Failed(e.code, e.detail),
             Ok(reply) => self.answer_invitation(conn, reply, &invitation.id, mail.known)?,
@@ -94,7 +96,15 @@ impl Inbox {
             }
             Answered::Failed(code, detail) => {
                 let failure = Some((*code, detail.as_str()));
-                notify::invitation_answer(conn, &game, &invitation.email, failure, self.now.at)?;
+                if answer_failure {
+                    notify::invitation_answer(
+                        conn,
+                        &game,
+                        &invitation.email,
+                        failure,
+                        self.now.at,
+                    )?;
+                }
                 (
                     "command_failed",
                     0,
@@ -117,7 +127,7 @@ impl Inbox {
             outcome,
             game_id: Some(game.id),
             applied: applied as usize,
-            answered: true,
+            answered: applied > 0 || answer_failure,
         })
     }
 

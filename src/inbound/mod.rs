@@ -27,6 +27,10 @@ use mail_parser::{Address, Message, MessageParser};
 use std::sync::Arc;
 use token::{ReplyClaims, ReplyKeys, TokenError};
 
+/// Replies from one sender about one game (or about none) that played
+/// nothing, answered in a day; later ones are recorded, not answered.
+pub const FAILURES_ANSWERED_PER_DAY: i64 = 5;
+
 /// How a message reached the server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Via {
@@ -291,6 +295,8 @@ impl Inbox {
             Err(verdict) => return self.close(conn, &message_id, owner.as_ref(), verdict, named),
         };
         let lines = reading::own_lines(&text);
+        let answer_failure =
+            self.may_answer_failure(conn, sender.as_deref(), Some(&claims.game_id))?;
         let played = apply::play(
             conn,
             apply::Reply {
@@ -299,6 +305,7 @@ impl Inbox {
                 games: &self.games,
                 feed: &self.feed,
                 now: self.now,
+                answer_failure,
             },
         )?;
         inbound_mails::finish(
@@ -357,6 +364,26 @@ impl Inbox {
         u64::try_from(self.now.at / 1000).unwrap_or(0)
     }
 
+    /// Whether a reply from `sender` about `game` that played nothing may
+    /// still be answered today: a mail program that answers every mail
+    /// without saying it is a robot (no `Auto-Submitted`) would otherwise
+    /// trade mails with the server for ever. After
+    /// `FAILURES_ANSWERED_PER_DAY` such replies in a day the rest are
+    /// recorded and not answered.
+    fn may_answer_failure(
+        &self,
+        conn: &mut DbConnection,
+        sender: Option<&str>,
+        game: Option<&str>,
+    ) -> Result<bool, Error> {
+        let Some(sender) = sender else {
+            return Ok(false);
+        };
+        let since = self.now.at - crate::service::deadlines::DAY_MS;
+        let earlier = inbound_mails::unplayed_since(conn, &normalise(sender), game, since)?;
+        Ok(earlier < FAILURES_ANSWERED_PER_DAY)
+    }
+
     /// Whether the check vouched for `sender` (the reply's one `From:`
     /// address), or why not; such a refusal is never answered (the answer
     /// would go to whoever the forger named).
@@ -407,7 +434,13 @@ impl Inbox {
         verdict: Verdict,
         named: Handled,
     ) -> Result<Receipt, Error> {
-        let answered = verdict.kind == Kind::Refused && answer_to.is_some();
+        let answered = verdict.kind == Kind::Refused
+            && answer_to.is_some()
+            && self.may_answer_failure(
+                conn,
+                answer_to.map(|u| u.email.as_str()),
+                named.game_id.as_deref(),
+            )?;
         crate::store::write_tx(conn, |conn| {
             if let (true, Some(reader)) = (answered, answer_to) {
                 let detail = verdict.detail.as_deref().unwrap_or_default();

@@ -108,6 +108,44 @@ pub fn finish(conn: &mut DbConnection, message_id: &str, handled: &Handled) -> S
     Ok(())
 }
 
+/// How many mails from `sender` about `game_id` (None: about no game)
+/// received since `since` were not played (refused, failed, stale …),
+/// apart from the robots' mail and the mail whose sender was not proven,
+/// which are never answered (so a forger cannot use up a player's
+/// answers).
+pub fn unplayed_since(
+    conn: &mut DbConnection,
+    sender: &str,
+    game_id: Option<&str>,
+    since: i64,
+) -> StoreResult<i64> {
+    let played = [
+        RECEIVED,
+        "applied",
+        "accepted",
+        "declined",
+        "duplicate",
+        "sender_not_authentic",
+        "malformed_header",
+        "unreadable",
+    ];
+    let mails = inbound_mails::table
+        .filter(inbound_mails::received_at.ge(since))
+        .filter(inbound_mails::sender.eq(sender))
+        .filter(inbound_mails::outcome.ne_all(played))
+        .filter(inbound_mails::outcome.not_like("ignored%"));
+    Ok(match game_id {
+        Some(game) => mails
+            .filter(inbound_mails::game_id.eq(game))
+            .count()
+            .get_result(conn)?,
+        None => mails
+            .filter(inbound_mails::game_id.is_null())
+            .count()
+            .get_result(conn)?,
+    })
+}
+
 /// A page of the records, newest first.
 pub fn page(conn: &mut DbConnection, offset: i64, limit: i64) -> StoreResult<Vec<InboundMailRow>> {
     Ok(inbound_mails::table
