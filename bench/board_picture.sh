@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The cost of the board picture in mails: time to draw and encode one
 # picture on one thread, and its size, over the positions of random games
-# of every variant (examples/board_picture.rs, release build), and over the
+# of every variant (examples/board_picture.rs, dist build), and over the
 # last positions of 200 games taken in turn (more layouts than are kept).
 # Sample pictures of each variant go to OUT.
 #
@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ROUNDS=${ROUNDS:-20}
-cargo build --release --locked --example board_picture
+cargo build --profile dist --locked --example board_picture
 args=(--rounds "$ROUNDS")
 [ -n "${OUT:-}" ] && args+=(--out "$OUT")
-target/release/examples/board_picture "${args[@]}"
+target/dist/examples/board_picture "${args[@]}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The memory the game cache (GAME_CACHE_SIZE) costs: plays the same load
-# against a release build on PostgreSQL with the cache off and with room
+# against a dist build on PostgreSQL with the cache off and with room
 # for every game, CLIENTS games in play at once, and compares the server's
 # resident memory after each run. The difference over the games kept
 # (hexpost_game_cache_games) is the cost of one cached game, in the

@@ -9,7 +9,7 @@
 # parsed (what it adds once per request). Recorded in docs/performance.md
 # ("The log's sentences").
 #
-#   bench/describe_cost.sh                       # 20 games a variant, release build
+#   bench/describe_cost.sh                       # 20 games a variant, dist build
 #   GAMES=5 VARIANTS="standard ck_for_two" bench/describe_cost.sh
 #   DESCRIBE_COST=/path/to/describe_cost bench/describe_cost.sh   # a build already made
 set -euo pipefail
@@ -19,8 +19,8 @@ GAMES=${GAMES:-20}
 VARIANTS=${VARIANTS:-"standard catan_for_two shadow ck_for_two"}
 . bench/callgrind.sh
 if [ -z "${DESCRIBE_COST:-}" ]; then
-  cargo build --release --quiet --example describe_cost
-  DESCRIBE_COST=./target/release/examples/describe_cost
+  cargo build --profile dist --quiet --example describe_cost
+  DESCRIBE_COST=./target/dist/examples/describe_cost
 fi
 
 # Prints "INSTRUCTIONS ROWS EVENTS" for one mode and variant.

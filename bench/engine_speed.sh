@@ -18,13 +18,13 @@ fi
 if ! "$VENV/bin/python" -c 'import catanatron' 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet 'catanatron==3.2.1'
 fi
-cargo build --release --quiet --bin hexpost
+cargo build --profile dist --quiet --bin hexpost
 
 # One core for each run, the same core for both.
 pin() { if command -v taskset >/dev/null; then taskset -c 0 "$@"; else "$@"; fi; }
 
-full=$(pin ./target/release/hexpost simulate --no-checks --games "$GAMES" --seed 1)
-notrade=$(pin ./target/release/hexpost simulate --no-checks --no-domestic-trade --games "$GAMES" --seed 1)
+full=$(pin ./target/dist/hexpost simulate --no-checks --games "$GAMES" --seed 1)
+notrade=$(pin ./target/dist/hexpost simulate --no-checks --no-domestic-trade --games "$GAMES" --seed 1)
 cat_line=$(pin "$VENV/bin/python" bench/catanatron_random.py --games "$CATANATRON_GAMES" --seed 1)
 
 echo "hexpost (random players, domestic trade on):  $full"

@@ -8,7 +8,7 @@
 #   GAMES=100 VARIANTS="standard shadow" bench/instructions.sh
 #   REVISION=0 bench/instructions.sh             # games of an earlier rules revision
 #   ENGINE_ONLY=1 bench/instructions.sh          # the engine's `playouts` example: no server in
-#                                                # the process, and a one-minute release build
+#                                                # the process, and a one-minute dist build
 #   HEXPOST=/path/to/other/hexpost bench/instructions.sh   # another build of the server
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,12 +19,12 @@ command -v valgrind >/dev/null || { echo "valgrind is needed (Debian: apt-get in
 
 # Each run prints "GAMES ACTIONS" on its last line.
 if [ -n "${ENGINE_ONLY:-}" ]; then
-  cargo build --release --quiet -p hexpost-engine --example playouts
-  cmd=(./target/release/examples/playouts VARIANT "$GAMES" ${REVISION:-})
+  cargo build --profile dist --quiet -p hexpost-engine --example playouts
+  cmd=(./target/dist/examples/playouts VARIANT "$GAMES" ${REVISION:-})
 else
   if [ -z "${HEXPOST:-}" ]; then
-    cargo build --release --quiet --bin hexpost
-    HEXPOST=./target/release/hexpost
+    cargo build --profile dist --quiet --bin hexpost
+    HEXPOST=./target/dist/hexpost
   fi
   cmd=("$HEXPOST" simulate --no-checks --variant VARIANT --games "$GAMES" --seed 1 ${REVISION:+--revision "$REVISION"})
 fi

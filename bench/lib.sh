@@ -1,4 +1,4 @@
-# Shared by the benchmark scripts that run a release build of hexpost on
+# Shared by the benchmark scripts that run a dist build of hexpost on
 # PostgreSQL (load.sh, move_cost.sh, cache_memory.sh). Source it from the
 # repository's root; it sets an EXIT trap that stops what it started and
 # drops the databases it created.
@@ -39,9 +39,9 @@ sql() { psql -qXAt -v ON_ERROR_STOP=1 "$PG_URL/$1" -c "$2"; }
 # both name existing binaries (to compare two builds).
 bench_binaries() {
   if [ -z "$HEXPOST_BIN" ] || [ -z "$LOAD_BIN" ]; then
-    cargo build --release --locked --bin hexpost --example load
-    HEXPOST_BIN=${HEXPOST_BIN:-target/release/hexpost}
-    LOAD_BIN=${LOAD_BIN:-target/release/examples/load}
+    cargo build --profile dist --locked --bin hexpost --example load
+    HEXPOST_BIN=${HEXPOST_BIN:-target/dist/hexpost}
+    LOAD_BIN=${LOAD_BIN:-target/dist/examples/load}
   fi
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load benchmark: a release build of hexpost on PostgreSQL, driven over HTTP
+# Load benchmark: a dist build of hexpost on PostgreSQL, driven over HTTP
 # by many concurrent random games (examples/load), next to `pgbench -N`
 # against the same PostgreSQL server in the same run.
 #
@@ -59,7 +59,7 @@ if [ -n "$free_gb" ] && [ "$free_gb" -gt 0 ] && [ "$free_gb" -lt "$DISK_HEADROOM
   exit 1
 fi
 
-echo "== building (release)"
+echo "== building (profile dist)"
 bench_binaries
 
 echo "== machine"
@@ -76,7 +76,7 @@ wal_report "$mark" pgbench
 tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' "$bench_work/pgbench.txt" | head -1)
 sql postgres "DROP DATABASE $bench_db WITH (FORCE)"
 
-echo "== starting hexpost (release) on $app_db"
+echo "== starting hexpost (profile dist) on $app_db"
 create_db "$app_db"
 start_server "$app_db" "$PORT"
 

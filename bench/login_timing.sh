@@ -9,7 +9,7 @@
 #   bench/login_timing.sh                  # 200 logins of each kind
 #   HEXPOST_BIN=target/debug/hexpost bench/login_timing.sh
 #
-# The binary is built (release) unless HEXPOST_BIN names one. Wall-clock
+# The binary is built (profile dist) unless HEXPOST_BIN names one. Wall-clock
 # times: run it on a quiet machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."

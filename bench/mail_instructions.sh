@@ -2,7 +2,7 @@
 # Instructions per mail of the outbox worker's drain, counted by valgrind's
 # callgrind in the whole server process: a figure that does not depend on
 # the machine's load, unlike bench/mail_throughput.sh's rate. The load
-# generator plays games against a release build whose worker is held back,
+# generator plays games against a dist build whose worker is held back,
 # the backlog is cut to its first MAILS mails and put off out of reach;
 # then the server starts again under callgrind on that database, the
 # counters are zeroed once it answers /readyz, the mails are made due, and

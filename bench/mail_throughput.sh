@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mails sent per second by the outbox worker, from a backlog of mails of
-# real games: the load generator plays games against a release build whose
+# real games: the load generator plays games against a dist build whose
 # worker is held back (it polls once an hour), then the server starts again
 # on copies of that database, writing the mails to files (on tmpfs) or
 # sending them over SMTP to tests/smtp_sink.py (aiosmtpd) on localhost. The

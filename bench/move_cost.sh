@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where a move's CPU time goes: runs the saturation load of bench/load.sh
-# against a release build on PostgreSQL and reports, over a window in the
+# against a dist build on PostgreSQL and reports, over a window in the
 # middle of the run, the CPU seconds of the server, the PostgreSQL backends
 # and the load generator per move (from /proc/PID/stat), and, when the
 # server has pg_stat_statements loaded, the statements a move runs.

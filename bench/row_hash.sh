@@ -17,8 +17,8 @@ GAMES=${GAMES:-20}
 VARIANTS=${VARIANTS:-"standard duel catan_for_two neutral_trader shadow"}
 . bench/callgrind.sh
 if [ -z "${ROW_HASH:-}" ]; then
-  cargo build --release --quiet --example row_hash
-  ROW_HASH=./target/release/examples/row_hash
+  cargo build --profile dist --quiet --example row_hash
+  ROW_HASH=./target/dist/examples/row_hash
 fi
 
 # Prints "INSTRUCTIONS ROWS" for one mode and variant.

@@ -10,7 +10,7 @@
 #   bench/slow_clients.sh                               # the defaults
 #   CLIENTS=3000 DURATION=30 bench/slow_clients.sh REQUEST_READ_TIMEOUT_SECS=10
 #
-# The binary is built (release) unless HEXPOST_BIN names one. Needs
+# The binary is built (profile dist) unless HEXPOST_BIN names one. Needs
 # python3 and curl; the shell's open-file limit must exceed CLIENTS.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,13 +1,13 @@
 # Shared by the benchmark scripts that run `hexpost serve` alone on a
 # throw-away SQLite file (login_timing.sh, slow_clients.sh). Source it from
-# the repository's root after setting PORT; it builds the binary (release)
+# the repository's root after setting PORT; it builds the binary (profile dist)
 # unless HEXPOST_BIN names one, and sets an EXIT trap that stops the server
 # and removes its files.
 
 HEXPOST_BIN=${HEXPOST_BIN:-}
 if [ -z "$HEXPOST_BIN" ]; then
-  cargo build --release --locked --bin hexpost
-  HEXPOST_BIN=target/release/hexpost
+  cargo build --profile dist --locked --bin hexpost
+  HEXPOST_BIN=target/dist/hexpost
 fi
 
 bench_work=$(mktemp -d)

@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 GAMES=${GAMES:-2000}
 RUNS=${RUNS:-3}
 CORE=${CORE:-1}
-cargo build --release --quiet --bin hexpost
+cargo build --profile dist --quiet --bin hexpost
 
 pin() { if command -v taskset >/dev/null; then taskset -c "$CORE" "$@"; else "$@"; fi; }
 
@@ -20,7 +20,7 @@ lines=$(mktemp)
 trap 'rm -f "$lines"' EXIT
 for variant in standard catan_for_two neutral_trader shadow ck_for_two; do
   for _ in $(seq "$RUNS"); do
-    pin ./target/release/hexpost simulate --no-checks --variant "$variant" --games "$GAMES" --seed 1 >>"$lines"
+    pin ./target/dist/hexpost simulate --no-checks --variant "$variant" --games "$GAMES" --seed 1 >>"$lines"
   done
 done
 python3 - "$lines" <<'PY'
