@@ -33,6 +33,8 @@ pub struct AppState {
     pub feed: std::sync::Arc<crate::service::feed::Feed>,
     /// Whether a reply mail comes from whom its `From:` names.
     pub sender_check: std::sync::Arc<crate::inbound::authenticity::Authenticity>,
+    /// Rings this instance's mail worker (`wake_mail`).
+    pub mail_wake: std::sync::Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -66,7 +68,14 @@ impl AppState {
             config,
             pool,
             clock: Clock::system(),
+            mail_wake: Default::default(),
         }
+    }
+
+    /// Has the mail worker look for due mail now: a person waits for the
+    /// mail just queued (a code to confirm an address, to sign in).
+    pub fn wake_mail(&self) {
+        self.mail_wake.notify_one();
     }
 
     /// The current moment for a use case.

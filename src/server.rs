@@ -114,7 +114,8 @@ pub fn build(
     let worker = Worker::new(&state.config, state.pool.clone())
         .map_err(std::io::Error::other)?
         .with_clock(state.clock.clone())
-        .with_metrics(state.metrics.clone());
+        .with_metrics(state.metrics.clone())
+        .with_wake(state.mail_wake.clone());
     background.spawn("mail", |shutdown| {
         Arc::new(worker.with_shutdown(shutdown)).run()
     });
@@ -238,10 +239,38 @@ pub fn serve(config: Config) -> std::io::Result<()> {
     let pool = open_store(&config).map_err(std::io::Error::other)?;
     let listener = std::net::TcpListener::bind(config.bind)?;
     tracing::info!(address = %config.bind, database = %redact(&config.database_url), "hexpost listening");
+    welcome(&config, &pool);
     let state = web::Data::new(AppState::new(config, pool));
     actix_web::rt::System::new().block_on(async move { build(state, listener)?.await })?;
     tracing::info!("hexpost stopped");
     Ok(())
+}
+
+/// On a server without accounts yet (a fresh data directory), says how to
+/// make the first one: to a newcomer the log is the first thing to read.
+fn welcome(config: &Config, pool: &store::DbPool) {
+    use diesel::prelude::*;
+    let Ok(mut conn) = pool.get() else { return };
+    let accounts: i64 = match store::schema::users::table.count().get_result(&mut conn) {
+        Ok(n) => n,
+        Err(_) => return,
+    };
+    if accounts > 0 {
+        return;
+    }
+    let base = &config.public_base_url;
+    let mail = match &config.mail.smtp_url {
+        Some(_) => "the code is mailed to the address".to_string(),
+        None => format!(
+            "without SMTP_URL the mail with its code is a file under {} (this log names it)",
+            config.data_dir.join("mail").display()
+        ),
+    };
+    tracing::info!(
+        "no account yet: sign up at {base}/signup ({mail}), or make one at once with \
+         `hexpost admin create-user --email you@example.org --name You --password 'a long password'` \
+         (add --admin for an admin); then start a game at {base}/new and invite your opponent by address"
+    );
 }
 
 /// The database URL without its password, for logs.

@@ -91,3 +91,59 @@ fn create_user_and_verify_a_game() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// `hexpost admin delete-user` deletes an account on its owner's request,
+/// by address or id, as the owner would; the admin log says so.
+#[test]
+fn delete_user_by_address_or_id() {
+    for backend in common::BACKENDS {
+        let server = TestServer::start(backend);
+        let dir = std::env::temp_dir().join(format!(
+            "hexpost-admin-cli-delete-{}-{backend:?}",
+            std::process::id()
+        ));
+        let api = server.client();
+        let (_, first) = api.register("first");
+        let (_, second) = api.register("second");
+        let url = &server.database_url;
+        let by_address = hexpost(
+            url,
+            &dir,
+            &["admin", "delete-user", "--email", "First@Example.org"],
+        );
+        assert!(
+            by_address.status.success(),
+            "{}",
+            String::from_utf8_lossy(&by_address.stderr)
+        );
+        let said: serde_json::Value = serde_json::from_slice(&by_address.stdout).unwrap();
+        assert_eq!(said["deleted"], first);
+        let by_id = hexpost(
+            url,
+            &dir,
+            &["admin", "delete-user", "--id", &second.to_string()],
+        );
+        assert!(
+            by_id.status.success(),
+            "{}",
+            String::from_utf8_lossy(&by_id.stderr)
+        );
+        let again = hexpost(
+            url,
+            &dir,
+            &["admin", "delete-user", "--id", &second.to_string()],
+        );
+        assert!(
+            !again.status.success(),
+            "a deleted account is not found again"
+        );
+        for email in ["first@example.org", "second@example.org"] {
+            api.post(
+                "/api/v1/auth/token",
+                &serde_json::json!({"email": email, "password": "correct horse battery"}),
+            )
+            .problem(401, "bad_credentials");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -43,6 +43,9 @@ fn setup(py: &str, backend: Backend) -> Setup {
     let api = server.client();
     let (ada, _) = api.register("ada");
     let (bob, _) = api.register("bob");
+    // The tests count mails from here on.
+    sink.wait_for(2);
+    sink.forget_received();
     Setup {
         sink,
         server,
@@ -463,7 +466,7 @@ fn quiet_hours_hold_mail_until_they_end() {
             .problem(422, "invalid_time_zone");
         let id = start_game(&s, json!({}));
         // Bob's invitation goes out; Ada's mails wait.
-        wait_mail(&s.sink, "bob@", "ada invites you");
+        wait_mail(&s.sink, "bob@", "An invitation to a game of standard");
         settle();
         assert!(mails_to(&s.sink.messages(), "ada@", "").is_empty());
         s.server.advance(90 * MINUTE);
@@ -669,8 +672,12 @@ fn answer_by_timeout(s: &Setup, id: &str, answered: &mut BTreeSet<&'static str>)
         if let Some(exact) = exact {
             assert_eq!(taken, exact, "{step}");
         }
-        // The sweeper may have answered both seats' decisions.
-        settle();
+        // The sweeper may answer the other seat's decision too: wait until
+        // no deadline of the game has passed.
+        let now = s.server.clock.now();
+        wait_game(players[who], id, "no deadline past due", |g| {
+            (0..2).all(|seat| deadline(g, seat).is_none_or(|d| d > now))
+        });
         steer.resync();
         answered.insert(step);
     }

@@ -11,7 +11,7 @@
 //! generated afresh on each run under target/generated-clients/.
 
 use crate::common::process::ServeProcess;
-use crate::common::{self, Api, Backend, TempDatabase};
+use crate::common::{self, Backend, TempDatabase};
 use hexpost_engine::LegalAction;
 use hexpost_engine::rng::GameRng;
 use serde_json::json;
@@ -59,15 +59,21 @@ fn spec() -> PathBuf {
 
 /// Generates the Python package `hexpost_client` into `dir`, failing on
 /// any warning (a schema the generator had to leave out).
+/// The generator runs with its default settings, as a client author
+/// would run it (its post-generation hooks, ruff, from the same
+/// virtualenv).
 fn generate_python(venv: &Path, dir: &Path) {
+    let path = std::env::join_paths(std::iter::once(venv.join("bin")).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
     run(
         "openapi-python-client",
         Command::new(venv.join("bin/openapi-python-client"))
+            .env("PATH", path)
             .arg("generate")
             .arg("--path")
             .arg(spec())
-            .arg("--config")
-            .arg(Path::new(ROOT).join("tests/clients/python/generator.yaml"))
             .arg("--output-path")
             .arg(dir.join("hexpost_client"))
             .args(["--meta", "none", "--fail-on-warning"]),
@@ -97,20 +103,31 @@ fn serve(backend: Backend) -> (ServeProcess, TempDatabase, PathBuf) {
     (server, db, dir)
 }
 
-/// Runs a driver (play.py, play.ts) over one game of each variant and
-/// checks each finished.
-fn plays_every_variant(what: &str, driver: &mut Command) {
-    let variants = ["standard", "catan_for_two"];
-    for variant in variants {
+/// Runs a driver (play.py, play.ts) over one complete game of two
+/// variants and the start of a game of every variant, and checks them.
+fn plays_every_variant(what: &str, driver: &mut Command, mail: &Path) {
+    let played = ["standard", "catan_for_two"];
+    for variant in played {
         driver.args(["--variant", variant]);
     }
+    driver
+        .arg("--mail-dir")
+        .arg(mail)
+        .arg("--start-every-variant");
     let out = run(what, driver);
     let text = String::from_utf8_lossy(&out.stdout);
     eprint!("{what}: {text}");
-    for variant in variants {
+    for variant in played {
         assert!(
             text.contains(&format!("{variant}: game ")),
             "{what}: no finished {variant} game:\n{text}"
+        );
+    }
+    for variant in hexpost_engine::Variant::ALL {
+        assert!(
+            text.contains(&format!("started {}: game ", variant.id())),
+            "{what}: no {} game started:\n{text}",
+            variant.id()
         );
     }
 }
@@ -128,6 +145,7 @@ fn the_generated_python_client_plays_two_variants_on_sqlite() {
         python(&venv, &generated)
             .arg(Path::new(ROOT).join("tests/clients/python/play.py"))
             .args(["--url", &server.base]),
+        &server.mailbox,
     );
 }
 
@@ -162,6 +180,7 @@ fn the_generated_typescript_client_plays_two_variants_on_postgres() {
             .arg(generated.join("js/play.js"))
             .args(["--url", &server.base, "--spec"])
             .arg(spec()),
+        &server.mailbox,
     );
 }
 
@@ -175,11 +194,7 @@ fn the_example_bot_finishes_a_game_against_a_scripted_opponent() {
     let generated = fresh("bot");
     generate_python(&venv, &generated);
     let (server, _db, _dir) = serve(Backend::Sqlite);
-    let api = Api {
-        base: server.base.clone(),
-        http: reqwest::blocking::Client::new(),
-        token: None,
-    };
+    let api = server.client();
     api.register("botty");
     let (me, _) = api.register("scripted");
     let created = me.post(

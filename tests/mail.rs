@@ -39,6 +39,9 @@ fn setup(py: &str, backend: Backend) -> (SmtpSink, TestServer, Api, Api) {
     let api = server.client();
     let (ada, _) = api.register("ada");
     let (bob, _) = api.register("bob");
+    // The tests count mails from here on.
+    sink.wait_for(2);
+    sink.forget_received();
     (sink, server, ada, bob)
 }
 
@@ -454,9 +457,8 @@ fn outbox_rows(server: &TestServer) -> Vec<(String, i32, String)> {
 /// Starts a game with an invitation and an acceptance: three mails
 /// (invitation, acceptance, and the creator's first turn if it is theirs).
 fn start_game(server: &TestServer) -> String {
-    let api = server.client();
-    let (ada, _) = api.register("ada");
-    let (bob, _) = api.register("bob");
+    let (ada, _) = server.account("ada");
+    let (bob, _) = server.account("bob");
     let (id, token) = invite(&ada, "bob@example.org");
     accept(&bob, &token);
     id
@@ -546,7 +548,9 @@ fn failed_mails_are_shown_to_admins_and_retried() {
         let mut sink = SmtpSink::new(&py);
         let server = mail_server(backend, &sink.url(), &[("MAIL_MAX_ATTEMPTS", "2")]);
         let game_id = start_game(&server);
-        let (admin, _) = common::register_admin(&server, "root");
+        // Made as an admin makes accounts: no SMTP server listens yet.
+        let (root, root_id) = server.account("root");
+        let admin = common::promote_admin(&server, &root, root_id, "root@example.org");
         let start = std::time::Instant::now();
         let failed = loop {
             let failed = admin.get("/api/v1/admin/mail/failed").ok().clone();
@@ -568,7 +572,7 @@ fn failed_mails_are_shown_to_admins_and_retried() {
                 .is_some_and(|e| !e.is_empty())
         );
 
-        let (player, _) = server.client().register("player");
+        let (player, _) = server.account("player");
         player
             .get("/api/v1/admin/mail/failed")
             .problem(403, "forbidden");
@@ -895,26 +899,30 @@ fn without_smtp_mails_are_files_and_mail_required_refuses_to_serve() {
         invite(&ada, "bob@example.org");
         let dir = server.data_dir.join("mail");
         let start = std::time::Instant::now();
-        let file = loop {
+        // The invitation's file (the registration's came before it).
+        let eml = loop {
             let files: Vec<_> = std::fs::read_dir(&dir)
                 .map(|d| d.flatten().map(|e| e.path()).collect())
                 .unwrap_or_default();
-            if let Some(f) = files
+            if let Some(eml) = files
                 .into_iter()
-                .find(|p| p.extension().is_some_and(|e| e == "eml"))
+                .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+                .map(|p| std::fs::read_to_string(p).unwrap())
+                .find(|eml| eml.contains("To: bob@example.org"))
             {
-                break f;
+                break eml;
             }
             assert!(
                 start.elapsed().as_secs() < 20,
-                "no .eml under {}",
+                "no .eml to bob under {}",
                 dir.display()
             );
             std::thread::sleep(std::time::Duration::from_millis(50));
         };
-        let eml = std::fs::read_to_string(&file).unwrap();
-        assert!(eml.contains("To: bob@example.org"), "{eml}");
-        assert!(eml.contains("Subject: ada invites you"), "{eml}");
+        assert!(
+            eml.contains("Subject: An invitation to a game of standard on hexpost"),
+            "{eml}"
+        );
     }
     let dir = std::env::temp_dir().join(format!("hexpost-mail-required-{}", std::process::id()));
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hexpost"))
@@ -1395,7 +1403,9 @@ fn invitations_to_addresses_without_an_account_are_bounded_and_quote_the_inviter
             "/api/v1/accounts",
             &json!({"email": "spam@example.org", "display_name": "Win at evil.example/x", "password": "correct horse battery"}),
         );
-        let spammer = api.with_token(registered.ok()["access_token"].as_str().unwrap());
+        assert_eq!(registered.status, 202, "{}", registered.body);
+        let confirmed = api.confirm("spam@example.org");
+        let spammer = api.with_token(confirmed["access_token"].as_str().unwrap());
         let create = |to: &str| {
             spammer.post(
                 "/api/v1/games",

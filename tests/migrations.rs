@@ -9,7 +9,8 @@ use diesel::sql_types::{Integer, Text};
 use hexpost::store::DbConnection;
 use std::collections::BTreeMap;
 
-const TABLES: [&str; 14] = [
+const TABLES: [&str; 15] = [
+    "account_codes",
     "admin_log",
     "game_players",
     "games",

@@ -14,14 +14,10 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-fn client(base: &str, token: Option<String>) -> Api {
+fn client(instance: &ServeProcess, token: Option<String>) -> Api {
     Api {
-        base: base.to_string(),
-        http: reqwest::blocking::Client::builder()
-            .timeout(Duration::from_secs(60))
-            .build()
-            .unwrap(),
         token,
+        ..instance.client()
     }
 }
 
@@ -32,9 +28,9 @@ struct Player {
 
 impl Player {
     fn register(instances: &[ServeProcess; 2], name: &str) -> Player {
-        let (api, _) = client(&instances[0].base, None).register(name);
+        let (api, _) = client(&instances[0], None).register(name);
         Player {
-            via: [api.clone(), client(&instances[1].base, api.token.clone())],
+            via: [api.clone(), client(&instances[1], api.token.clone())],
         }
     }
 }
@@ -175,7 +171,7 @@ fn two_instances_on_one_postgres_lose_and_double_no_move_and_no_mail() {
             .ok();
     }
 
-    let (admin, admin_id) = client(&instances[0].base, None).register("root");
+    let (admin, admin_id) = client(&instances[0], None).register("root");
     {
         let pool = hexpost::store::connect(&db.url, 1).unwrap();
         hexpost::store::users::set_admin(&mut pool.get().unwrap(), admin_id, true).unwrap();
@@ -189,7 +185,7 @@ fn two_instances_on_one_postgres_lose_and_double_no_move_and_no_mail() {
         .as_str()
         .unwrap()
         .to_string();
-    let admin = client(&instances[1].base, Some(token));
+    let admin = client(&instances[1], Some(token));
     for (k, id) in games.iter().enumerate() {
         let report = admin
             .get(&format!("/api/v1/admin/games/{id}/verify"))

@@ -2,7 +2,6 @@
 //! the request carries the same id.
 
 use crate::common::{self, Backend, TestServer};
-use std::io::Read;
 use std::process::{Command, Stdio};
 
 fn id_of(r: &common::Reply) -> String {
@@ -89,25 +88,35 @@ fn the_log_line_of_a_request_names_its_id() {
         }
     };
     assert_eq!(answered.headers()["x-request-id"], "trace-me-1f2e");
-    // The access log is written once the response is done; give it a moment.
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // The access log is written once the response is done: read the
+    // server's log until its line comes.
+    let stderr = child.stderr.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufRead::lines(std::io::BufReader::new(stderr)) {
+            let Ok(line) = line else { return };
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let line = loop {
+        match lines.recv_timeout(std::time::Duration::from_secs(30)) {
+            Ok(line) if line.contains("GET /healthz") => break line,
+            Ok(line) => seen.push(line),
+            Err(_) => {
+                let _ = child.kill();
+                panic!("no access log line in:\n{}", seen.join("\n"));
+            }
+        }
+    };
     let _ = child.kill();
     let _ = child.wait();
-    let mut log = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut log)
-        .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    let line = log
-        .lines()
-        .find(|l| l.contains("GET /healthz"))
-        .unwrap_or_else(|| panic!("no access log line in:\n{log}"));
     assert!(line.contains("trace-me-1f2e"), "{line}");
     assert!(
-        serde_json::from_str::<serde_json::Value>(line).is_ok(),
+        serde_json::from_str::<serde_json::Value>(&line).is_ok(),
         "not JSON: {line}"
     );
 }

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod accounts;
 mod admin_cli;
 mod admin_games;
 mod admin_users;

@@ -133,13 +133,14 @@ fn a_request_over_its_limit_is_refused_before_its_body() {
             &[
                 // Long enough that only the limit can answer in time.
                 ("REQUEST_READ_TIMEOUT_SECS", "60"),
-                ("RATE_LIMIT_LOGIN_PER_MINUTE", "2"),
+                ("RATE_LIMIT_LOGIN_PER_MINUTE", "4"),
                 ("RATE_LIMIT_MOVES_PER_MINUTE", "1"),
             ],
         );
         let api = server.client();
         let (a, _, id) = api.new_game("standard", json!({}));
-        // Registering the two players used the login budget; one move
+        // Registering the two players (each a sign-up and its
+        // confirmation) used the login budget; one move
         // attempt uses the mover's.
         a.submit(&id, 0, &json!({"type": "roll_dice"}))
             .problem(409, "stale_move");

@@ -318,9 +318,8 @@ fn a_move_through_one_instance_reaches_a_stream_held_by_another() {
         ServeProcess::start(&root.join("b"), &vars),
     ];
     let via = |i: usize, token: Option<String>| Api {
-        base: instances[i].base.clone(),
-        http: reqwest::blocking::Client::new(),
         token,
+        ..instances[i].client()
     };
     let (a0, b0, id) = via(0, None).new_game("standard", json!({}));
     let (a1, b1) = (via(1, a0.token.clone()), via(1, b0.token.clone()));

@@ -58,7 +58,8 @@ fn play_in_browsers(variants: &[&str], seeds: Option<[&str; 2]>) -> Vec<String> 
         node.arg(&script)
             .arg(&server.base)
             .arg(&artifacts)
-            .args(variants);
+            .args(variants)
+            .env("E2E_MAIL_DIR", server.data_dir.join("mail"));
         if seed.is_some() {
             node.env("E2E_SEED_HANDSHAKE", "1");
         }
@@ -210,7 +211,6 @@ fn browsers_stay_signed_in_are_signed_out_when_revoked_and_follow_mail_links() {
     if !browsers_installed() {
         return;
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let ttl = "3";
     let server = TestServer::start_with(
         Backend::Postgres,
@@ -224,23 +224,28 @@ fn browsers_stay_signed_in_are_signed_out_when_revoked_and_follow_mail_links() {
     let me = creator.get("/api/v1/me").ok().clone();
     let email = me["email"].as_str().unwrap();
     let code = common::mailed_sign_in_code(&server, &game, email);
+    let link = format!("/games/{game}#sign-in={code}");
+    let args = [email, "correct horse battery", link.as_str(), ttl];
+    run_script("sessions.mjs", &server, &args, "sessions in Chromium");
+}
+
+/// Runs web/e2e/`script` against `server` (its base URL, the artifacts'
+/// folder, then `args`; its mail folder in E2E_MAIL_DIR) and fails with
+/// what it printed unless it succeeds.
+fn run_script(script: &str, server: &TestServer, args: &[&str], what: &str) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("node")
-        .arg(root.join("web/e2e/sessions.mjs"))
+        .arg(root.join("web/e2e").join(script))
         .arg(&server.base)
         .arg(root.join("target/e2e-artifacts"))
-        .arg(email)
-        .arg("correct horse battery")
-        .arg(format!("/games/{game}#sign-in={code}"))
-        .arg(ttl)
+        .args(args)
+        .env("E2E_MAIL_DIR", server.data_dir.join("mail"))
         .output()
         .expect("node runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     println!("{stdout}{stderr}");
-    assert!(
-        out.status.success(),
-        "sessions in Chromium:\n{stdout}{stderr}"
-    );
+    assert!(out.status.success(), "{what}:\n{stdout}{stderr}");
 }
 
 /// A "your move" mail as a phone shows it: its HTML, the board picture in
@@ -305,4 +310,20 @@ fn a_turn_mail_with_its_board_reads_on_a_phone() {
         out.status.success(),
         "the mail in Chromium:\n{stdout}{stderr}"
     );
+}
+
+/// The account pages in the browser (web/e2e/account.mjs): sign-up
+/// confirmed by the mail's link, a password reset and a sign-in by mail,
+/// a new address confirmed, the data downloaded, the account deleted;
+/// screenshots of each page are kept with the other artifacts.
+#[test]
+fn the_account_pages_take_a_person_from_sign_up_to_deletion() {
+    if !browsers_installed() {
+        return;
+    }
+    for backend in BACKENDS {
+        let server = TestServer::start(backend);
+        let what = format!("{backend:?}: the account pages in Chromium");
+        run_script("account.mjs", &server, &[], &what);
+    }
 }

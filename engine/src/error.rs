@@ -12,7 +12,7 @@ use serde::Serialize;
 pub enum ActionError {
     #[error("the game is over")]
     GameOver,
-    #[error("seat {seat} is not a real player of this game")]
+    #[error("{seat} is not a real player of this game")]
     UnknownSeat { seat: Seat },
     #[error("it is not your decision: waiting for {}", seats(awaiting))]
     NotYourDecision { awaiting: SeatList },
@@ -103,7 +103,7 @@ pub enum ActionError {
     KnightAlreadyDiscarded,
     #[error("the trade-token supply is empty")]
     TokenSupplyEmpty,
-    #[error("seat {seat} is not a neutral colour you may build for now")]
+    #[error("{seat} is not a neutral colour you may build for now")]
     NotANeutral { seat: Seat },
     #[error("you must build a neutral {expected} now")]
     WrongNeutralPiece { expected: &'static str },

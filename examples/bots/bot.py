@@ -28,6 +28,7 @@ from hexpost_client.models import (
     Created,
     GameDetail,
     IllegalMoveProblem,
+    ListFilter,
     LoginRequest,
     MoveOutcome,
     MoveRequest,
@@ -113,7 +114,7 @@ class Bot:
     def catch_up(self) -> None:
         """Plays every game awaiting the bot: the account stream replays
         nothing, so this runs on each (re)connection."""
-        games = body(list_.sync_detailed(client=self.client, filter_="awaiting_me"), list)
+        games = body(list_.sync_detailed(client=self.client, filter_=ListFilter.AWAITING_ME), list)
         for game in games:
             self.play(game.id)
 

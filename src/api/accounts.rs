@@ -10,6 +10,7 @@ use crate::app::{AppState, Db};
 use crate::auth::password;
 use crate::auth::signing::{self, CompactJws};
 use crate::error::Error;
+use crate::service::accounts;
 use crate::store::users::{self, User, UserKey};
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
 use serde::{Deserialize, Serialize};
@@ -33,6 +34,54 @@ pub struct RegisterRequest {
     /// 8 to 128 characters.
     #[schema(example = "correct horse battery", min_length = 8, max_length = 128)]
     pub password: String,
+    /// Keep the session's refresh token in an HttpOnly cookie instead of
+    /// the body (browsers; see `TokenResponse::refresh_token`).
+    #[serde(default)]
+    pub refresh_cookie: bool,
+    /// The token of an invitation mailed to `email` (the last part of its
+    /// link): holding it proves the address, so the account is created at
+    /// once and signed in (201). Without it, or with one that is not a
+    /// pending invitation to `email`, a code is mailed to confirm the
+    /// address (202).
+    #[serde(default)]
+    pub invitation_token: Option<String>,
+}
+
+/// A registration (or a request for a code) taken: if the address can
+/// receive it, a mail with a code is on its way. The same answer whether
+/// or not the address has an account.
+#[derive(Serialize, ToSchema)]
+#[schema(example = json!({"status": "code_sent", "email": "ada@example.org", "code_valid_for_secs": 259200}))]
+pub struct CodeSent {
+    #[schema(example = "code_sent")]
+    pub status: &'static str,
+    /// The address the mail goes to, as the server reads it.
+    pub email: String,
+    /// How long the mailed code works.
+    pub code_valid_for_secs: i64,
+}
+
+impl CodeSent {
+    pub fn reply(email: String, valid_ms: i64) -> HttpResponse {
+        HttpResponse::Accepted().json(CodeSent {
+            status: "code_sent",
+            email,
+            code_valid_for_secs: valid_ms / 1000,
+        })
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"email": "ada@example.org", "code": "K7QP2-MXD9H", "refresh_cookie": true}))]
+pub struct CodeRequest {
+    /// The address the code was mailed to.
+    #[schema(example = "ada@example.org", format = "email", max_length = 254)]
+    pub email: String,
+    /// The code of the mail (`XXXXX-XXXXX`; case, dashes and spaces do not
+    /// matter, nor O for 0 or I and L for 1).
+    #[schema(example = "K7QP2-MXD9H", max_length = 32)]
+    pub code: String,
     /// Keep the session's refresh token in an HttpOnly cookie instead of
     /// the body (browsers; see `TokenResponse::refresh_token`).
     #[serde(default)]
@@ -104,11 +153,17 @@ pub fn check_password(password: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Creates an account and signs in to it: a new session, with an access
-/// token and a refresh token.
+/// Registers an account: mails the address a code that creates it
+/// (`POST /api/v1/accounts/confirm`, or the link in the mail). Until then
+/// nothing exists: the address can neither sign in nor be mailed game
+/// mail, and a registration never confirmed is forgotten after three days,
+/// so registering someone else's address locks nobody out. The answer is
+/// the same, and as slow, whether or not the address has an account (one
+/// that has gets a password reset code instead). With the token of an
+/// invitation mailed to the address, the account is created at once.
 #[utoipa::path(tag = "accounts", request_body = RegisterRequest, responses(
-    (status = 201, body = TokenResponse),
-    (status = 409, description = "E-mail already registered (`email_taken`)", body = Problem, content_type = "application/problem+json"),
+    (status = 201, description = "Created at once: `invitation_token` proved the address", body = TokenResponse),
+    (status = 202, description = "A code is mailed to the address (`code_sent`)", body = CodeSent),
     (status = 422, description = "Not one plain e-mail address (`invalid_email`), an invalid name (`invalid_display_name`) or password (`invalid_password`)", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "Too many attempts", body = Problem, content_type = "application/problem+json"),
 ))]
@@ -126,20 +181,77 @@ pub async fn register(
         .run(move || password::hash(&pw))
         .await?
         .map_err(Error::internal)?;
-    let user = state
-        .db(move |conn| users::insert(conn, &email, &name, &hash, false).map_err(Error::from))
-        .await?
-        .ok_or_else(|| {
-            Error::conflict("email_taken", "an account with this e-mail address exists")
-        })?;
-    start_session(
+    if let Some(token) = body.invitation_token.clone() {
+        let (email, name, hash) = (email.clone(), name.clone(), hash.clone());
+        let invited = state
+            .db(move |conn| accounts::register_invited(conn, &token, &email, &name, &hash))
+            .await?;
+        if let Some(user) = invited {
+            return start_session(
+                &state,
+                &req,
+                user,
+                body.refresh_cookie,
+                HttpResponse::Created(),
+            )
+            .await;
+        }
+    }
+    let now = state.clock.now();
+    let to = email.clone();
+    state
+        .db(move |conn| accounts::register(conn, &to, &name, &hash, now))
+        .await?;
+    state.wake_mail();
+    Ok(CodeSent::reply(email, accounts::REGISTRATION_MS))
+}
+
+/// Confirms a registration with the code mailed to its address: the
+/// account is created and signed in. A code works once; five wrong codes
+/// for an address end its codes (register again for a new one).
+#[utoipa::path(tag = "accounts", operation_id = "confirm_registration", request_body = CodeRequest, responses(
+    (status = 201, body = TokenResponse),
+    (status = 400, description = "The code is wrong, used or expired (`invalid_code`)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "The address got an account meanwhile (`email_taken`)", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "Not one plain e-mail address (`invalid_email`)", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "Too many attempts", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/accounts/confirm")]
+pub async fn confirm(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    _counted: LoginAttempt,
+    body: Json<CodeRequest>,
+) -> Result<HttpResponse, Error> {
+    let reply = HttpResponse::Created();
+    session_by_code(
         &state,
         &req,
-        user,
-        body.refresh_cookie,
-        HttpResponse::Created(),
+        body.into_inner(),
+        reply,
+        accounts::confirm_registration,
     )
     .await
+}
+
+/// Signs in the account that `redeem` finds for a mailed code (its
+/// address, the code, now), as a password login would.
+pub async fn session_by_code(
+    state: &web::Data<AppState>,
+    req: &HttpRequest,
+    body: CodeRequest,
+    reply: actix_web::HttpResponseBuilder,
+    redeem: impl FnOnce(&mut crate::store::DbConnection, &str, &str, i64) -> Result<User, Error>
+    + Send
+    + 'static,
+) -> Result<HttpResponse, Error> {
+    let email = crate::service::email::normalize(&body.email)?;
+    let code = body.code;
+    let now = state.clock.now();
+    let user = state
+        .db(move |conn| redeem(conn, &email, &code, now))
+        .await?;
+    start_session(state, req, user, body.refresh_cookie, reply).await
 }
 
 /// Exchanges e-mail and password for a new session: a short-lived access
@@ -196,7 +308,7 @@ pub async fn login(
     start_session(&state, &req, user, body.refresh_cookie, HttpResponse::Ok()).await
 }
 
-async fn start_session(
+pub async fn start_session(
     state: &web::Data<AppState>,
     req: &HttpRequest,
     user: User,
@@ -222,6 +334,7 @@ pub async fn me(state: web::Data<AppState>, user: AuthUser) -> Result<HttpRespon
     let u = state
         .db(move |conn| users::by_id(conn, user.id).map_err(Error::from))
         .await?
+        .filter(|u| u.deleted_at.is_none())
         .ok_or_else(|| Error::unauthorized("the account no longer exists"))?;
     Ok(HttpResponse::Ok().json(UserInfo::from(&u)))
 }

@@ -58,6 +58,7 @@ pub async fn create_user(
         display_name,
         password: secret,
         refresh_cookie: false,
+        invitation_token: None,
     };
     let (email, name) = check_registration(&account)?;
     let hash = state

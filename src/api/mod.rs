@@ -1,5 +1,6 @@
 //! HTTP handlers, one file per resource.
 
+pub mod account;
 pub mod accounts;
 pub mod admin;
 pub mod admin_games;
@@ -16,6 +17,7 @@ pub mod limited;
 pub mod notifications;
 pub mod problem;
 pub mod ratelimit;
+pub mod recovery;
 pub mod request_id;
 pub mod sessions;
 pub mod streams;
@@ -25,7 +27,12 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(accounts::register)
+        .service(accounts::confirm)
         .service(accounts::login)
+        .service(recovery::request_reset)
+        .service(recovery::reset)
+        .service(recovery::request_sign_in)
+        .service(recovery::sign_in)
         .service(sessions::refresh)
         .service(sessions::logout)
         .service(sessions::mail_link)
@@ -37,8 +44,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(accounts::add_key)
         .service(accounts::list_keys)
         .service(accounts::revoke_key)
+        .service(account::change_email)
+        .service(account::confirm_email)
+        .service(account::delete)
+        .service(account::export)
         .service(notifications::get_settings)
         .service(notifications::put_settings)
+        .service(notifications::time_zones)
         .service(games::create)
         .service(games::list)
         .service(games::get_game)
@@ -64,6 +76,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(admin_users::create_user)
         .service(admin_users::disable)
         .service(admin_users::enable)
+        .service(account::admin_delete)
         .service(admin_mail::failed)
         .service(admin_mail::inbound)
         .service(admin_mail::retry_all)

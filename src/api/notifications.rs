@@ -60,8 +60,10 @@ pub struct QuietHours {
     "quiet_hours": {"start": "22:00", "end": "07:30"}, "digest_hour": 8}))]
 pub struct NotificationSettings {
     pub notify: Notify,
-    /// An IANA time zone name; quiet hours, the digest hour and the times
-    /// in mails are in it. Default `UTC`.
+    /// An IANA time zone name, one of `GET /api/v1/time-zones`; quiet
+    /// hours, the digest hour and the times in mails are in it. Default
+    /// `UTC`.
+    #[schema(example = "Europe/Berlin")]
     pub time_zone: String,
     pub quiet_hours: Option<QuietHours>,
     /// The local hour (0 to 23) the daily digest goes out. Default 8.
@@ -76,6 +78,7 @@ pub struct NotificationSettings {
 #[schema(example = json!({"notify": "digest", "time_zone": "America/New_York", "digest_hour": 7}))]
 pub struct SettingsChange {
     pub notify: Option<Notify>,
+    /// An IANA time zone name, one of `GET /api/v1/time-zones`.
     #[schema(example = "Europe/Berlin")]
     pub time_zone: Option<String>,
     #[serde(default, deserialize_with = "present")]
@@ -84,6 +87,26 @@ pub struct SettingsChange {
     #[serde(default, deserialize_with = "crate::service::whole_numbers::optional")]
     #[schema(minimum = 0, maximum = 23)]
     pub digest_hour: Option<u8>,
+}
+
+/// The time zone names the server knows (its compiled-in tz database),
+/// for `time_zone` in the notification settings: canonical names and
+/// their aliases, sorted.
+#[utoipa::path(tag = "accounts", operation_id = "time_zones", responses(
+    (status = 200, body = Vec<String>, example = json!(["Africa/Abidjan", "America/New_York", "Europe/Berlin", "UTC"])),
+))]
+#[get("/time-zones")]
+pub async fn time_zones() -> HttpResponse {
+    let names: Vec<&str> = crate::mail::schedule::zone_names()
+        .iter()
+        .map(|n| n.as_str())
+        .collect();
+    HttpResponse::Ok()
+        .insert_header((
+            actix_web::http::header::CACHE_CONTROL,
+            "public, max-age=86400",
+        ))
+        .json(names)
 }
 
 /// Tells a field sent as `null` (Some(None)) from one left out (None).

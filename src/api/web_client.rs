@@ -28,6 +28,13 @@ fn is_client_route(path: &str) -> bool {
         segments.as_slice(),
         [""] | ["login"]
             | ["signup"]
+            | ["confirm"]
+            | ["forgot"]
+            | ["reset"]
+            | ["sign-in"]
+            | ["account"]
+            | ["account", "email"]
+            | ["sessions"]
             | ["new"]
             | ["games"]
             | ["settings"]
@@ -104,6 +111,13 @@ mod tests {
             "/games/0b9f4c1e-7d2a-4e15-9c3b-5a8e2f61d7c4",
             "/invitations/5014f9af3a684fdd",
             "/settings",
+            "/sessions",
+            "/confirm",
+            "/forgot",
+            "/reset",
+            "/sign-in",
+            "/account",
+            "/account/email",
         ] {
             assert!(is_client_route(path), "{path}");
         }

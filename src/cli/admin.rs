@@ -20,6 +20,17 @@ pub enum AdminCommand {
         #[arg(long)]
         admin: bool,
     },
+    /// Delete an account on its owner's request (by id, or by address):
+    /// its running games are resigned, everything personal goes (see
+    /// docs/security.md, "What is kept, and what deletion removes").
+    DeleteUser {
+        /// The account's id.
+        #[arg(long, required_unless_present = "email", conflicts_with = "email")]
+        id: Option<i64>,
+        /// Or its address.
+        #[arg(long)]
+        email: Option<String>,
+    },
     /// Replay a game from its seed and check every hash and link.
     Verify {
         /// The game id.
@@ -162,6 +173,7 @@ pub fn run(config: Config, cmd: AdminCommand) -> Result<(), String> {
                 display_name: name.trim().to_string(),
                 password,
                 refresh_cookie: false,
+                invitation_token: None,
             };
             let (email, name) =
                 crate::api::accounts::check_registration(&account).map_err(|e| e.detail)?;
@@ -175,6 +187,29 @@ pub fn run(config: Config, cmd: AdminCommand) -> Result<(), String> {
                 serde_json::json!({"id": user.id, "email": user.email, "is_admin": user.is_admin})
             );
             Ok(())
+        }
+        AdminCommand::DeleteUser { id, email } => {
+            let id = match (id, email) {
+                (Some(id), _) => id,
+                (None, Some(email)) => {
+                    let email = crate::service::email::normalize(&email).map_err(refused)?;
+                    crate::store::users::by_email(&mut conn, &email)
+                        .map_err(|e| e.to_string())?
+                        .filter(|u| u.deleted_at.is_none())
+                        .ok_or_else(|| format!("no account has the address {email}"))?
+                        .id
+                }
+                (None, None) => return Err("give --id or --email".into()),
+            };
+            let now = crate::service::Now::at(crate::store::now_ms());
+            let deleted = crate::service::account_data::delete(
+                &mut conn,
+                id,
+                crate::service::account_data::DeletedBy::Admin(None),
+                now,
+            )
+            .map_err(refused)?;
+            json_line(&serde_json::json!({"deleted": id, "games": deleted}))
         }
         AdminCommand::Mail(MailCommand::Failed) => {
             for row in outbox::failed(&mut conn, 0, i64::MAX).map_err(|e| e.to_string())? {

@@ -25,6 +25,20 @@ pub fn invitation(inviter: &str, token: &str, time_limit_hours: i64) -> Value {
     json!({"inviter": inviter, "token": token, "time_limit_hours": time_limit_hours})
 }
 
+/// A mail of the account lifecycle: to `email`, for the account named
+/// `player`, with `code` (empty: none) and the query of the web client's
+/// link that enters it (`email=…&code=…`, in the link's fragment so that
+/// no server's log holds it).
+pub fn account(player: &str, email: &str, code: &str) -> Value {
+    use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+    let link_query = format!(
+        "email={}&code={}",
+        utf8_percent_encode(email, NON_ALPHANUMERIC),
+        utf8_percent_encode(code, NON_ALPHANUMERIC)
+    );
+    json!({"player": player, "email": email, "code": code, "link_query": link_query})
+}
+
 /// The answer to a reply to an invitation that did not start the game:
 /// declined, or why the reply was not taken (`failure`: code, detail).
 pub fn invitation_answer(inviter: &str, failure: Option<(&str, &str)>) -> Value {

@@ -12,6 +12,7 @@ macro_rules! templates {
 }
 
 const SOURCES: &[(&str, &str)] = templates![
+    "base.html",
     "layout.html",
     "picture.html",
     "footer.txt",
@@ -53,6 +54,29 @@ const SOURCES: &[(&str, &str)] = templates![
     "invitation_answer.subject.txt",
     "invitation_answer.txt",
     "invitation_answer.html",
+    "account_layout.html",
+    "account_footer.txt",
+    "confirm_registration.subject.txt",
+    "confirm_registration.txt",
+    "confirm_registration.html",
+    "already_registered.subject.txt",
+    "already_registered.txt",
+    "already_registered.html",
+    "password_reset.subject.txt",
+    "password_reset.txt",
+    "password_reset.html",
+    "sign_in_code.subject.txt",
+    "sign_in_code.txt",
+    "sign_in_code.html",
+    "confirm_new_address.subject.txt",
+    "confirm_new_address.txt",
+    "confirm_new_address.html",
+    "address_taken.subject.txt",
+    "address_taken.txt",
+    "address_taken.html",
+    "address_changed.subject.txt",
+    "address_changed.txt",
+    "address_changed.html",
 ];
 
 pub struct Rendered {
@@ -118,6 +142,40 @@ mod tests {
         assert!(r.text.contains("https://hexpost.example.org/games/g1"));
         // A missing variable is an error, not an empty string.
         assert!(t.render("your_move", &ctx).is_err());
+    }
+
+    #[test]
+    fn account_mails_carry_their_code_and_a_link_that_enters_it() {
+        let t = Templates::new().unwrap();
+        let mut ctx = crate::mail::contexts::account("<Ada>", "ada+x@example.org", "K7QP2-MXD9H");
+        ctx["base_url"] = "https://hexpost.example.org".into();
+        ctx["settings_url"] = "https://hexpost.example.org/settings".into();
+        for (kind, page) in [
+            ("confirm_registration", "/confirm#"),
+            ("already_registered", "/reset#"),
+            ("password_reset", "/reset#"),
+            ("sign_in_code", "/sign-in#"),
+            ("confirm_new_address", "/account/email#"),
+        ] {
+            let r = t.render(kind, &ctx).unwrap();
+            let link = format!(
+                "https://hexpost.example.org{page}email=ada%2Bx%40example%2Eorg&code=K7QP2%2DMXD9H"
+            );
+            assert!(r.text.contains(&link), "{kind}: {}", r.text);
+            assert!(r.text.contains("K7QP2-MXD9H"), "{kind}");
+            let html = r.html.replace("&#x2f;", "/").replace("&amp;", "&");
+            assert!(html.contains(&link), "{kind}: {}", r.html);
+            assert!(!r.html.contains("<Ada>"), "{kind}: escaped");
+            assert!(
+                r.text.contains("nothing happens without the code"),
+                "{kind}"
+            );
+        }
+        ctx["code"] = "".into();
+        for kind in ["address_taken", "address_changed"] {
+            let r = t.render(kind, &ctx).unwrap();
+            assert!(!r.text.contains("without the code"), "{kind}: {}", r.text);
+        }
     }
 
     #[test]

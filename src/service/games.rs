@@ -23,11 +23,10 @@ pub const DEFAULT_TIME_LIMIT_HOURS: u32 = 72;
 #[derive(Deserialize, ToSchema, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct CreateGame {
-    /// The variant id.
-    #[schema(
-        example = "standard",
-        pattern = "^(standard|duel|catan_for_two|neutral_trader|shadow)$"
-    )]
+    /// The variant id. (The schema is the engine's list of variants;
+    /// the field is read as text so that another name is refused with
+    /// `unknown_variant`, not a body error.)
+    #[schema(value_type = hexpost_engine::Variant, example = "standard")]
     pub variant: String,
     /// Game options (RULES.md); omitted ones take the variant's preset.
     #[serde(default)]
@@ -481,6 +480,7 @@ pub fn create(
         committed_from: None,
     };
     crate::store::write_tx(conn, |conn| {
+        require_live_account(conn, user)?;
         db::insert_game(conn, &row)?;
         let invite_token = match &opponent {
             Some(email) => Some(invite_in_tx(conn, &row, user, email, moment)?),
@@ -633,6 +633,7 @@ fn accept_in_tx(
             "you cannot accept an invitation to your own game",
         ));
     }
+    require_live_account(conn, user)?;
     db::set_invitation_status(conn, &inv.id, "accepted")?;
     let seed = audit::decode_seed(&game.seed).ok_or_else(|| Error::internal("bad seed"))?;
     let (seats, rolls) = audit::roll_off(
@@ -667,6 +668,18 @@ fn accept_in_tx(
     )?;
     rows.write(conn, &mut game)?;
     detail(conn, &game, user)
+}
+
+/// An access token outlives its session by up to an hour: a deleted or
+/// disabled account still holding one starts nothing new with it.
+fn require_live_account(conn: &mut DbConnection, user: i64) -> Result<(), Error> {
+    match crate::store::users::by_id(conn, user)? {
+        Some(u) if u.deleted_at.is_none() && u.disabled_at.is_none() => Ok(()),
+        Some(u) if u.deleted_at.is_none() => {
+            Err(Error::forbidden("an admin disabled this account"))
+        }
+        _ => Err(Error::unauthorized("the account no longer exists")),
+    }
 }
 
 pub fn decline(conn: &mut DbConnection, token: &str, now: Now) -> Result<(), Error> {

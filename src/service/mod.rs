@@ -1,6 +1,8 @@
 //! Use cases. Each public function runs in one database transaction and
 //! returns what the API sends back; the API layer only maps HTTP to these.
 
+pub mod account_data;
+pub mod accounts;
 pub mod archive;
 pub mod audit;
 pub mod chain;

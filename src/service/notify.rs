@@ -328,6 +328,90 @@ pub fn refusal(
     )?)
 }
 
+/// The mails of the account lifecycle that go to a person with an
+/// account (`service::accounts`); each but `AddressChanged` carries a
+/// code.
+#[derive(Clone, Copy, Debug)]
+pub enum AccountMail {
+    /// To an address that has an account, when someone registers it: a
+    /// password reset code, in case its owner forgot.
+    AlreadyRegistered,
+    PasswordReset,
+    SignIn,
+    /// To the new address of an address change.
+    ConfirmNewAddress,
+    /// To the new address of an address change, when it has an account of
+    /// its own: nothing can move there (no code).
+    AddressTaken,
+    /// To the old address, once the change is confirmed (no code).
+    AddressChanged,
+}
+
+impl AccountMail {
+    fn kind(self) -> &'static str {
+        match self {
+            AccountMail::AlreadyRegistered => kind::ALREADY_REGISTERED,
+            AccountMail::PasswordReset => kind::PASSWORD_RESET,
+            AccountMail::SignIn => kind::SIGN_IN_CODE,
+            AccountMail::ConfirmNewAddress => kind::CONFIRM_NEW_ADDRESS,
+            AccountMail::AddressTaken => kind::ADDRESS_TAKEN,
+            AccountMail::AddressChanged => kind::ADDRESS_CHANGED,
+        }
+    }
+}
+
+/// A mail of the account lifecycle to `to` (the account's address, or
+/// the new one of a change), with `code` when it carries one. Sent at
+/// once: the person waits for it.
+pub fn account_mail(
+    conn: &mut DbConnection,
+    mail: AccountMail,
+    account: &users::User,
+    to: &str,
+    code: &str,
+    at: i64,
+) -> Result<(), Error> {
+    let context = contexts::account(&account.display_name, to, code);
+    queue_account_mail(conn, mail.kind(), Some(account.id), to, context, at)
+}
+
+/// The code that confirms a registration, to the address registered,
+/// which has no account yet.
+pub fn registration_mail(
+    conn: &mut DbConnection,
+    name: &str,
+    to: &str,
+    code: &str,
+    at: i64,
+) -> Result<(), Error> {
+    let context = contexts::account(name, to, code);
+    queue_account_mail(conn, kind::CONFIRM_REGISTRATION, None, to, context, at)
+}
+
+fn queue_account_mail(
+    conn: &mut DbConnection,
+    mail_kind: &str,
+    user_id: Option<i64>,
+    to: &str,
+    context: Value,
+    at: i64,
+) -> Result<(), Error> {
+    Ok(outbox::insert(
+        conn,
+        &NewMail {
+            kind: mail_kind.into(),
+            game_id: None,
+            user_id,
+            recipient: to.into(),
+            context: context.to_string(),
+            message_id: format!("{mail_kind}.{}", uuid::Uuid::new_v4()),
+            game_seq: None,
+            due_at: at,
+            created_at: at,
+        },
+    )?)
+}
+
 fn names_of(people: &[users::User; 2]) -> [String; 2] {
     [
         people[0].display_name.clone(),

@@ -3,6 +3,7 @@
 //! migrations run under an advisory lock on PostgreSQL so several instances
 //! can start together.
 
+pub mod account_codes;
 pub mod change;
 pub mod games;
 pub mod inbound_mails;

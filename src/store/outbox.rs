@@ -37,6 +37,23 @@ pub mod kind {
     /// The answer to a reply to an invitation that did not start the game
     /// (declined, or not taken).
     pub const INVITATION_ANSWER: &str = "invitation_answer";
+    /// The account lifecycle's mails (`service::accounts`). Those that
+    /// carry a code keep it in their context only until sent.
+    pub const CONFIRM_REGISTRATION: &str = "confirm_registration";
+    pub const ALREADY_REGISTERED: &str = "already_registered";
+    pub const PASSWORD_RESET: &str = "password_reset";
+    pub const SIGN_IN_CODE: &str = "sign_in_code";
+    pub const CONFIRM_NEW_ADDRESS: &str = "confirm_new_address";
+    pub const ADDRESS_TAKEN: &str = "address_taken";
+    pub const ADDRESS_CHANGED: &str = "address_changed";
+    /// The kinds whose context holds a secret until the mail is sent.
+    pub const WITH_CODE: [&str; 5] = [
+        CONFIRM_REGISTRATION,
+        ALREADY_REGISTERED,
+        PASSWORD_RESET,
+        SIGN_IN_CODE,
+        CONFIRM_NEW_ADDRESS,
+    ];
 }
 
 #[derive(Insertable, Clone, Debug)]
@@ -341,6 +358,18 @@ pub fn renew(
             .filter(outbox::claimed_until.eq(Some(lease_until))),
     )
     .set(outbox::claimed_until.eq(Some(renewed)))
+    .execute(conn)?)
+}
+
+/// Mails still waiting to go to `user` follow the address they changed
+/// to.
+pub fn readdress_pending(conn: &mut DbConnection, user: i64, email: &str) -> StoreResult<usize> {
+    Ok(diesel::update(
+        outbox::table
+            .filter(outbox::user_id.eq(user))
+            .filter(outbox::status.eq(status::PENDING)),
+    )
+    .set(outbox::recipient.eq(email))
     .execute(conn)?)
 }
 

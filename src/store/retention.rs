@@ -27,6 +27,10 @@ pub struct Forgotten {
     pub idempotency_keys: usize,
     /// Sent mails whose stored context was emptied.
     pub mail_contexts: usize,
+    /// Account codes expired or used (a registration never confirmed
+    /// goes with its name and password hash): these are kept no longer
+    /// than they work, as the person never got an account.
+    pub account_codes: usize,
 }
 
 impl Forgotten {
@@ -74,10 +78,12 @@ pub fn forget_ended(
     )
     .set(outbox::context.eq(""))
     .execute(conn)?;
+    let account_codes = super::account_codes::forget_ended(conn, now)?;
     Ok(Forgotten {
         sign_in_codes,
         sessions,
         idempotency_keys,
         mail_contexts,
+        account_codes,
     })
 }

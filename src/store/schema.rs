@@ -15,6 +15,7 @@ diesel::table! {
         digest_hour -> Integer,
         version -> BigInt,
         disabled_at -> Nullable<BigInt>,
+        deleted_at -> Nullable<BigInt>,
     }
 }
 
@@ -194,6 +195,22 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    account_codes (id) {
+        id -> BigInt,
+        purpose -> Text,
+        email -> Text,
+        user_id -> Nullable<BigInt>,
+        display_name -> Nullable<Text>,
+        password_hash -> Nullable<Text>,
+        code_hash -> Text,
+        attempts -> Integer,
+        created_at -> BigInt,
+        expires_at -> BigInt,
+        used_at -> Nullable<BigInt>,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
 diesel::joinable!(sessions -> users (user_id));
 diesel::joinable!(refresh_tokens -> sessions (session_id));
@@ -217,5 +234,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     used_jtis,
     sessions,
     refresh_tokens,
-    sign_in_codes
+    sign_in_codes,
+    account_codes
 );

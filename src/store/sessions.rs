@@ -102,19 +102,24 @@ pub fn revoke(conn: &mut DbConnection, user_id: i64, id: i64, at: i64) -> StoreR
 /// a password changed because it leaked must close them too); returns how
 /// many sessions were still open.
 pub fn revoke_all(conn: &mut DbConnection, user_id: i64, at: i64) -> StoreResult<usize> {
-    diesel::update(
-        sign_in_codes::table
-            .filter(sign_in_codes::user_id.eq(user_id))
-            .filter(sign_in_codes::used_at.is_null()),
-    )
-    .set(sign_in_codes::used_at.eq(Some(at)))
-    .execute(conn)?;
+    void_codes(conn, user_id, at)?;
     Ok(diesel::update(
         sessions::table
             .filter(sessions::user_id.eq(user_id))
             .filter(sessions::revoked_at.is_null()),
     )
     .set(sessions::revoked_at.eq(Some(at)))
+    .execute(conn)?)
+}
+
+/// Marks the sign-in codes mailed to `user` that are still unused used.
+pub fn void_codes(conn: &mut DbConnection, user_id: i64, at: i64) -> StoreResult<usize> {
+    Ok(diesel::update(
+        sign_in_codes::table
+            .filter(sign_in_codes::user_id.eq(user_id))
+            .filter(sign_in_codes::used_at.is_null()),
+    )
+    .set(sign_in_codes::used_at.eq(Some(at)))
     .execute(conn)?)
 }
 

@@ -28,6 +28,9 @@ pub struct User {
     pub version: i64,
     /// When an admin disabled the account; it cannot sign in since.
     pub disabled_at: Option<i64>,
+    /// When the account was deleted: the row stands for "a deleted
+    /// player" in the games it played, and holds nothing of the person.
+    pub deleted_at: Option<i64>,
 }
 
 #[derive(Insertable)]
@@ -197,6 +200,24 @@ pub fn set_disabled(conn: &mut DbConnection, id: i64, at: Option<i64>) -> StoreR
         ))
         .execute(conn)?
         == 1)
+}
+
+/// Moves the account to `email`; false when another account has it.
+pub fn set_email(conn: &mut DbConnection, id: i64, email: &str) -> StoreResult<bool> {
+    let updated = diesel::update(users::table.find(id))
+        .set((
+            users::email.eq(email),
+            users::version.eq(users::version + 1),
+        ))
+        .execute(conn);
+    match updated {
+        Err(diesel::result::Error::DatabaseError(
+            diesel::result::DatabaseErrorKind::UniqueViolation,
+            _,
+        )) => Ok(false),
+        Err(e) => Err(e.into()),
+        Ok(n) => Ok(n == 1),
+    }
 }
 
 pub fn set_password_hash(conn: &mut DbConnection, id: i64, hash: &str) -> StoreResult<()> {

@@ -88,6 +88,10 @@ pub struct Worker {
     metrics: Option<Arc<Metrics>>,
     replies: Option<ReplyAddresses>,
     sessions: SessionConfig,
+    /// Rung when a mail someone waits for is queued on this instance (an
+    /// account's code): the worker looks at once instead of at its next
+    /// round.
+    wake: Arc<tokio::sync::Notify>,
 }
 
 impl Worker {
@@ -103,7 +107,15 @@ impl Worker {
             metrics: None,
             replies: ReplyAddresses::of(config),
             sessions: config.sessions.clone(),
+            wake: Default::default(),
         })
+    }
+
+    /// Looks for mail as soon as `wake` is rung, not only every
+    /// `MAIL_POLL_INTERVAL_MS`.
+    pub fn with_wake(mut self, wake: Arc<tokio::sync::Notify>) -> Worker {
+        self.wake = wake;
+        self
     }
 
     /// Stops between rows once `shutdown` is signalled.
@@ -134,7 +146,15 @@ impl Worker {
             "mail worker started"
         );
         let interval = Duration::from_millis(self.config.poll_interval_ms);
-        while self.shutdown.sleep(interval).await {
+        loop {
+            let woken = self.wake.clone();
+            let waited = tokio::select! {
+                awake = self.shutdown.sleep(interval) => awake,
+                () = woken.notified() => !self.shutdown.requested(),
+            };
+            if !waited {
+                break;
+            }
             let worker = self.clone();
             match actix_web::rt::task::spawn_blocking(move || worker.drain()).await {
                 Ok(Ok(_)) => {}
@@ -597,15 +617,23 @@ fn lost_lease(rows: usize) {
     tracing::warn!(rows, "mail worker lost its lease on rows it sent");
 }
 
-/// A sent invitation's context without its token: the database keeps only
-/// the token's hash (in `invitations`), and a sent mail no longer needs
-/// it. None when the stored context may stay as it is.
+/// A sent mail's context without its secret: an invitation's token, an
+/// account mail's code. The database keeps only their hashes (in
+/// `invitations`, `account_codes`), and a sent mail no longer needs them.
+/// None when the stored context may stay as it is.
 fn without_secrets(row: &MailRow) -> Option<String> {
-    if row.kind != kind::INVITATION {
+    let secrets: &[&str] = if row.kind == kind::INVITATION {
+        &["token"]
+    } else if kind::WITH_CODE.contains(&row.kind.as_str()) {
+        &["code", "link_query"]
+    } else {
         return None;
-    }
+    };
     let mut context = serde_json::from_str::<serde_json::Value>(&row.context).ok()?;
-    context.as_object_mut()?.remove("token")?;
+    let fields = context.as_object_mut()?;
+    for secret in secrets {
+        fields.remove(*secret)?;
+    }
     Some(context.to_string())
 }
 

@@ -162,6 +162,7 @@ impl Sweeper {
                 sessions = forgotten.sessions,
                 idempotency_keys = forgotten.idempotency_keys,
                 mail_contexts = forgotten.mail_contexts,
+                account_codes = forgotten.account_codes,
                 "ended rows deleted, old mail contexts emptied"
             ),
             Ok(_) => {}

@@ -9,6 +9,7 @@ pub mod dovecot;
 pub mod ed25519;
 pub mod html;
 pub mod inbound;
+pub mod mailbox;
 pub mod moves;
 pub mod outage;
 pub mod process;
@@ -232,7 +233,35 @@ impl TestServer {
                 .build()
                 .unwrap(),
             token: None,
+            mailbox: Some(mailbox::of_server(&self.vars, &self.data_dir)),
         }
+    }
+
+    /// An account made as an admin makes one (`hexpost admin create-user`,
+    /// its address vouched for), signed in: for tests about what mail
+    /// does once players exist, which registration mail would disturb
+    /// (an SMTP server that is down, a worker held back).
+    pub fn account(&self, name: &str) -> (Api, i64) {
+        let email = format!("{name}@example.org");
+        let hash = hexpost::auth::password::hash("correct horse battery").unwrap();
+        let user = hexpost::service::housekeeping::create_user(
+            &mut self.db().get().unwrap(),
+            None,
+            &email,
+            name,
+            &hash,
+            false,
+        )
+        .unwrap();
+        let api = self.client();
+        let r = api.post(
+            "/api/v1/auth/token",
+            &json!({"email": email, "password": "correct horse battery"}),
+        );
+        (
+            api.with_token(r.ok()["access_token"].as_str().unwrap()),
+            user.id,
+        )
     }
 
     /// `GET /metrics`, as the OpenMetrics text.
@@ -325,6 +354,9 @@ pub struct Api {
     pub base: String,
     pub http: Client,
     pub token: Option<String>,
+    /// Where the server's mail can be read (`mailbox`): the helpers that
+    /// register and sign in read their codes there, as a person would.
+    pub mailbox: Option<std::path::PathBuf>,
 }
 
 pub struct Reply {
@@ -478,18 +510,43 @@ impl Api {
         Reply::from(self.req(reqwest::Method::DELETE, path).send().unwrap())
     }
 
-    /// Registers a user and returns a client holding their token.
+    /// Registers a user as a person does: signs up, reads the code mailed
+    /// to `NAME@example.org` and confirms it. Returns a client holding the
+    /// new session's token, and the user's id.
     pub fn register(&self, name: &str) -> (Api, i64) {
+        let email = format!("{name}@example.org");
         let r = self.post(
             "/api/v1/accounts",
-            &json!({"email": format!("{name}@example.org"), "display_name": name, "password": "correct horse battery"}),
+            &json!({"email": email, "display_name": name, "password": "correct horse battery"}),
         );
-        let body = r.ok();
+        assert_eq!(r.status, 202, "registering {email}: {}", r.body);
+        let body = self.confirm(&email);
         let token = body["access_token"].as_str().unwrap().to_string();
         (
             self.with_token(&token),
             body["user"]["id"].as_i64().unwrap(),
         )
+    }
+
+    /// Confirms the registration of `email` with the code mailed to it:
+    /// the new session (a `TokenResponse`).
+    pub fn confirm(&self, email: &str) -> Value {
+        let code = self.mailed_code(email, "/confirm");
+        self.post(
+            "/api/v1/accounts/confirm",
+            &json!({"email": email, "code": code}),
+        )
+        .ok()
+        .clone()
+    }
+
+    /// The code of the newest mail to `to` whose link opens `page`.
+    pub fn mailed_code(&self, to: &str, page: &str) -> String {
+        let dir = self
+            .mailbox
+            .as_ref()
+            .expect("a client that knows where the server's mail goes");
+        mailbox::code(dir, to, page)
     }
 
     /// Two players in a started game of `variant`: (creator, opponent, game id).

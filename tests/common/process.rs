@@ -10,6 +10,8 @@ pub struct ServeProcess {
     pub pid: u32,
     /// Where the process's log goes (stderr).
     pub log: PathBuf,
+    /// Where its mail can be read (`mailbox`).
+    pub mailbox: PathBuf,
     child: Child,
 }
 
@@ -40,10 +42,15 @@ impl ServeProcess {
             cmd.env(k, v);
         }
         let child = cmd.spawn().unwrap();
+        let owned: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let mut process = ServeProcess {
             base: format!("http://127.0.0.1:{port}"),
             pid: child.id(),
             log,
+            mailbox: super::mailbox::of_server(&owned, data_dir),
             child,
         };
         process.wait_ready();
@@ -70,6 +77,19 @@ impl ServeProcess {
                 self.log_text()
             );
             std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A client of this process that reads its mail.
+    pub fn client(&self) -> super::Api {
+        super::Api {
+            base: self.base.clone(),
+            http: reqwest::blocking::Client::builder()
+                .timeout(Duration::from_secs(60))
+                .build()
+                .unwrap(),
+            token: None,
+            mailbox: Some(self.mailbox.clone()),
         }
     }
 

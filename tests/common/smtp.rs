@@ -114,6 +114,7 @@ impl SmtpSink {
             std::process::id(),
             hexpost::store::now_ms()
         ));
+        super::mailbox::register_sink(port, &dir);
         SmtpSink {
             port,
             python: python.to_string(),
@@ -169,6 +170,16 @@ impl SmtpSink {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
+        }
+    }
+
+    /// Forgets every message received so far (a test that counts mails
+    /// from here on: its players' registration mails came before).
+    pub fn forget_received(&self) {
+        for entry in std::fs::read_dir(&self.dir).into_iter().flatten().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "json") {
+                std::fs::remove_file(entry.path()).unwrap();
+            }
         }
     }
 

@@ -20,6 +20,7 @@ import {
   apiAction, bankTrade, DEV_CARD_COST, pick, RESOURCES, ROAD_COST, takeCards, total, tradeFor, tradeProposal,
 } from './policy.mjs';
 import { CK_VP_TARGET, playCk } from './ck_game.mjs';
+import { mailedCode } from './mailbox.mjs';
 
 const [base, artifacts = 'target/e2e-artifacts', ...chosen] = process.argv.slice(2);
 if (!base) {
@@ -89,6 +90,17 @@ async function signUpOnPage(player) {
   await page.click('form.auth button[type=submit]');
 }
 
+// Signs up, then confirms the address with the code mailed to it, as a
+// person types it from the mail.
+async function signUpAndConfirm(player) {
+  await signUpOnPage(player);
+  const { page } = player;
+  await page.waitForSelector('.code-sent');
+  check((await page.textContent('.code-sent')).includes(player.email), 'the page says where the code went');
+  await page.fill('#code', await mailedCode(player.email, '/confirm'));
+  await page.click('form.auth button[type=submit]');
+}
+
 async function setUp(browser, variant) {
   const tag = `${variant}-${process.pid}-${Date.now()}`;
   const ada = await newPlayer(browser, 'Ada', `ada-${tag}@example.org`);
@@ -98,7 +110,7 @@ async function setUp(browser, variant) {
   await ada.page.goto(`${base}/`);
   await ada.page.waitForSelector('form.auth');
   await ada.page.click('text=Sign up');
-  await signUpOnPage(ada);
+  await signUpAndConfirm(ada);
   await ada.page.waitForURL(`${base}/games`);
   await ada.page.click('a[href="/new"] >> nth=0');
   await ada.page.selectOption('#variant', variant);
@@ -119,7 +131,8 @@ async function setUp(browser, variant) {
     check(!(await handshake.next()).done, 'the test answered the seed handshake');
   }
 
-  // Bob follows the link, signs up from it and accepts.
+  // Bob follows the link, signs up from it (the invitation proves his
+  // address: no code) and accepts.
   await bob.page.goto(link);
   await bob.page.waitForSelector('.invite-summary');
   check((await bob.page.textContent('.invite-summary')).includes(`invited to a game of`), 'the invitation says what it is for');

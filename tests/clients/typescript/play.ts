@@ -3,10 +3,16 @@
 // both seats choosing from their served legal actions by a fixed order of
 // preference. Every request and response is checked against the spec.
 //
-//   node play.js --url http://127.0.0.1:8080 --spec openapi.json --variant standard
+//   node play.js --url http://127.0.0.1:8080 --spec openapi.json --mail-dir DATA/mail \
+//     --variant standard [--start-every-variant]
+//
+// Accounts are confirmed with the code mailed to them, read from the mail
+// files of a server without SMTP_URL (--mail-dir).
 
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "hexpost-api";
 import { SchemaMismatch, validating } from "./validate.js";
@@ -20,13 +26,18 @@ const { values: opts } = parseArgs({
   options: {
     url: { type: "string" },
     spec: { type: "string" },
+    "mail-dir": { type: "string" },
     variant: { type: "string", multiple: true },
+    "start-every-variant": { type: "boolean", default: false },
     "vp-target": { type: "string", default: "6" },
     seed: { type: "string", default: "1" },
     "max-moves": { type: "string", default: "5000" },
   },
 });
-if (!opts.url || !opts.spec || !opts.variant) throw new Error("--url, --spec and --variant are required");
+if (!opts.url || !opts.spec || !opts.variant || !opts["mail-dir"]) {
+  throw new Error("--url, --spec, --mail-dir and --variant are required");
+}
+const mailDir = opts["mail-dir"];
 const baseUrl = opts.url;
 const check = validating(opts.spec);
 
@@ -85,22 +96,50 @@ type Detail = Awaited<ReturnType<typeof getGame>>;
 type GameView = NonNullable<Detail["view"]>;
 type LegalAction = Detail["legal_actions"][number];
 
+// The code of the newest mail to `to` whose link confirms an address.
+async function mailedCode(to: string): Promise<string> {
+  const end = Date.now() + 30000;
+  for (;;) {
+    const found = readdirSync(mailDir)
+      .filter((n) => n.endsWith(".eml"))
+      .map((n) => {
+        const path = join(mailDir, n);
+        const raw = readFileSync(path, "utf8").replaceAll("=\r\n", "").replaceAll("=\n", "").replaceAll("=3D", "=");
+        return { at: statSync(path).mtimeMs, raw };
+      })
+      .filter((m) => m.raw.includes(`To: ${to}`) && m.raw.includes("/confirm#"))
+      .sort((a, b) => b.at - a.at)[0];
+    if (found) {
+      const query = found.raw.split("/confirm#")[1]!.split(/[\s"]/)[0]!;
+      const code = new URLSearchParams(query).get("code");
+      if (code) return code;
+    }
+    if (Date.now() > end) throw new SchemaMismatch(`no confirmation mail to ${to} in ${mailDir}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function signUp(name: string): Promise<Player> {
   const email = `${name}-${randomUUID().slice(0, 8)}@example.org`;
-  const token = ok(
+  ok(
     "register",
     await api().POST("/api/v1/accounts", {
       body: { email, display_name: name, password: "correct horse battery" },
     }),
   );
+  const code = await mailedCode(email);
+  const token = ok(
+    "confirm",
+    await api().POST("/api/v1/accounts/confirm", { body: { email, code } }),
+  );
   return { api: api(token.access_token), email };
 }
 
-async function startGame(host: Player, guest: Player, variant: Schemas["Variant"], vpTarget: number): Promise<string> {
+async function startGame(host: Player, guest: Player, variant: Schemas["Variant"], vpTarget?: number): Promise<string> {
   const created = ok(
     "create",
     await host.api.POST("/api/v1/games", {
-      body: { variant, options: { vp_target: vpTarget }, creator_seat: 0 },
+      body: { variant, creator_seat: 0, ...(vpTarget === undefined ? {} : { options: { vp_target: vpTarget } }) },
     }),
   );
   const id = created.game.id;
@@ -277,4 +316,14 @@ for (const variant of opts.variant) {
   const final = await play(players, id, Number(opts["max-moves"]));
   if (final.status !== "finished") throw new SchemaMismatch(`${variant}: the game ended as ${final.status}`);
   console.log(`${variant}: game ${id} finished at move ${final.move_number}, won by seat ${final.view?.winner}`);
+}
+if (opts["start-every-variant"]) {
+  // Every variant the spec lists, each request checked against the spec.
+  const spec = JSON.parse(readFileSync(opts.spec, "utf8"));
+  for (const variant of spec.components.schemas.Variant.enum as Schemas["Variant"][]) {
+    const id = await startGame(players[0]!, players[1]!, variant);
+    const detail = await getGame(players[0]!, id);
+    if (detail.status !== "active") throw new SchemaMismatch(`${variant}: the game is ${detail.status}`);
+    console.log(`started ${variant}: game ${id}`);
+  }
 }

@@ -38,6 +38,11 @@ export function startSession(tokenResponse) {
   scheduleRefresh(expiresAt);
 }
 
+// The signed-in user's name and address changed (an address change).
+export function updateUser(user) {
+  if (currentUser()) localStorage.setItem(USER_KEY, JSON.stringify(user));
+}
+
 export function endSession() {
   clearTimeout(refreshTimer);
   sessionStorage.removeItem(TOKEN_KEY);
@@ -148,8 +153,25 @@ async function request(method, path, body) {
 const enc = encodeURIComponent;
 
 export const api = {
-  register: (email, display_name, password) =>
-    request('POST', '/accounts', { email, display_name, password, refresh_cookie: true }),
+  // A session at once (with an invitation mailed to `email`), or
+  // `{status: 'code_sent'}`: the code mailed to the address confirms it.
+  register: (email, display_name, password, invitation_token) =>
+    request('POST', '/accounts', {
+      email, display_name, password, refresh_cookie: true,
+      ...(invitation_token ? { invitation_token } : {}),
+    }),
+  confirm: (email, code) => request('POST', '/accounts/confirm', { email, code, refresh_cookie: true }),
+  requestReset: (email) => request('POST', '/auth/password-reset', { email }),
+  reset: (email, code, new_password) =>
+    request('POST', '/auth/password-reset/confirm', { email, code, new_password }),
+  requestSignIn: (email) => request('POST', '/auth/sign-in-code', { email }),
+  signInWithCode: (email, code) =>
+    request('POST', '/auth/sign-in-code/redeem', { email, code, refresh_cookie: true }),
+  me: () => request('GET', '/me'),
+  changeEmail: (new_email, password) => request('PUT', '/account/email', { new_email, password: password || null }),
+  confirmEmail: (email, code) => request('POST', '/account/email/confirm', { email, code }),
+  deleteAccount: (password) => request('POST', '/account/delete', { password: password || null }),
+  exportData: () => request('GET', '/account/export'),
   login: (email, password) => request('POST', '/auth/token', { email, password, refresh_cookie: true }),
   mailSignIn: (code, game_id) => request('POST', '/auth/mail-link', { code, game_id, refresh_cookie: true }),
   logout: () => request('POST', '/auth/logout'),

@@ -5,7 +5,8 @@
 import { api, currentUser, endSession, resumeSession, startSession } from './api.js';
 import { h, replace } from './dom.js';
 import { navigate, showStatus } from './nav.js';
-import { loginView, signupView } from './views/auth.js';
+import { confirmView, forgotView, loginView, resetView, signInView, signupView } from './views/auth.js';
+import { accountView, confirmEmailView } from './views/account.js';
 import { gamesView } from './views/games.js';
 import { newGameView } from './views/new_game.js';
 import { invitationView } from './views/invitation.js';
@@ -14,10 +15,17 @@ import { settingsView } from './views/settings.js';
 import { sessionsView } from './views/sessions.js';
 
 const ROUTES = [
-  [/^\/$/, () => (currentUser() ? gamesView : loginView), true],
+  // Signed out, the first page says what this is and offers to log in.
+  [/^\/$/, () => (currentUser() ? gamesView : loginView), false],
   [/^\/games$/, () => gamesView, true],
   [/^\/login$/, () => loginView, false],
   [/^\/signup$/, () => signupView, false],
+  [/^\/confirm$/, () => confirmView, false],
+  [/^\/forgot$/, () => forgotView, false],
+  [/^\/reset$/, () => resetView, false],
+  [/^\/sign-in$/, () => signInView, false],
+  [/^\/account$/, () => accountView, true],
+  [/^\/account\/email$/, () => confirmEmailView, false],
   [/^\/new$/, () => newGameView, true],
   [/^\/games\/([^/]+)$/, () => gameView, true],
   [/^\/invitations\/([^/]+)$/, () => invitationView, false],
@@ -39,6 +47,7 @@ function renderNav() {
     h('a', { href: '/new' }, 'New game'),
     h('a', { href: '/settings' }, 'Settings'),
     h('a', { href: '/sessions' }, 'Sessions'),
+    h('a', { href: '/account' }, 'Account'),
     h('span', { class: 'who' }, user.display_name),
     h('button', {
       type: 'button', class: 'link', onclick: async () => {
@@ -87,7 +96,9 @@ async function render() {
 // Same-origin links stay in the page.
 document.addEventListener('click', (e) => {
   const a = e.target.closest?.('a[href]');
-  if (!a || a.target || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  // A download (the account's data, a blob: of this origin) is the browser's.
+  if (!a || a.target || a.hasAttribute('download') || e.defaultPrevented || e.button !== 0
+    || e.metaKey || e.ctrlKey || e.shiftKey) return;
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/docs')) return;
   e.preventDefault();

@@ -22,8 +22,12 @@ export async function invitationView(main, token) {
     `(${Math.round(game.time_limit_secs / 3600)} hours per decision).`));
   const here = encodeURIComponent(location.pathname);
   if (!currentUser()) {
+    // Signing up from the invitation proves the address it was mailed to:
+    // the account is made at once, without a code.
+    const invitation = encodeURIComponent(token);
     main.append(h('p', {}, 'To accept, ', h('a', { href: `/login?next=${here}` }, 'log in'), ' or ',
-      h('a', { href: `/signup?next=${here}` }, 'sign up'), ' with the address the invitation was sent to.'));
+      h('a', { href: `/signup?next=${here}&invitation=${invitation}` }, 'sign up'),
+      ' with the address the invitation was sent to.'));
   } else {
     main.append(h('button', {
       type: 'button', class: 'primary', onclick: async () => {

@@ -1,0 +1,2 @@
+ALTER TABLE users DROP COLUMN deleted_at;
+DROP TABLE account_codes;
