@@ -66,11 +66,28 @@ start_server() {
     RUST_LOG=warn "$@" "$HEXPOST_BIN" serve 2>>"$bench_work/server.log" &
   server_pid=$!
   for _ in $(seq 1 100); do
-    curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return 0
+    if curl -sf "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; then
+      admin_token "$db" "$port"
+      return 0
+    fi
     sleep 0.2
   done
   cat "$bench_work/server.log" >&2
   return 1
+}
+
+# admin_token DATABASE PORT: an admin of DATABASE (made once by
+# `hexpost admin create-user`), signed in at the server on PORT; exports
+# HEXPOST_ADMIN_TOKEN, with which the load generator makes its players'
+# accounts (a registration exists only once its mailed code is entered).
+admin_token() {
+  local email=bench-admin@example.org password='bench admin password'
+  DATABASE_URL="$PG_URL/$1" RUST_LOG=warn "$HEXPOST_BIN" admin create-user \
+    --email "$email" --name 'Bench admin' --password "$password" --admin >/dev/null 2>&1 || true
+  HEXPOST_ADMIN_TOKEN=$(curl -sf -H 'content-type: application/json' "http://127.0.0.1:$2/api/v1/auth/token" \
+    -d "{\"email\": \"$email\", \"password\": \"$password\"}" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
+  export HEXPOST_ADMIN_TOKEN
 }
 
 stop_server() {

@@ -51,6 +51,11 @@ struct Args {
     /// Also print the summary as one JSON line (for scripts).
     #[arg(long)]
     json: bool,
+    /// An admin's access token: the players' accounts are made as an
+    /// admin makes them (`POST /api/v1/admin/users`), since a registration
+    /// exists only once the code mailed to its address is entered.
+    #[arg(long, env = "HEXPOST_ADMIN_TOKEN", hide_env_values = true)]
+    admin_token: String,
 }
 
 fn main() -> std::process::ExitCode {
@@ -71,6 +76,7 @@ fn main() -> std::process::ExitCode {
                 .filter(|i| i % args.threads.max(1) == t)
                 .collect();
             let (base, variant, run) = (args.base.clone(), args.variant.clone(), run.clone());
+            let admin = args.admin_token.clone();
             let (clients, seed, timeout) = (args.clients, args.seed, args.timeout);
             std::thread::spawn(move || {
                 let runtime = tokio::runtime::Builder::new_current_thread()
@@ -85,13 +91,14 @@ fn main() -> std::process::ExitCode {
                     .into_iter()
                     .map(|i| {
                         let (http, base, variant) = (http.clone(), base.clone(), variant.clone());
+                        let admin = admin.clone();
                         let name = format!("load{run}c{i}");
                         let seed = seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
                         // Spread the clients' schedules over one interval.
                         let offset = interval.map(|d| d.mul_f64(i as f64 / clients as f64));
                         runtime.spawn(async move {
                             let mut pair =
-                                Pair::register(http, &base, &name, &variant, seed).await?;
+                                Pair::register(http, &base, &admin, &name, &variant, seed).await?;
                             pair.play(measure_from, until, interval, offset).await
                         })
                     })

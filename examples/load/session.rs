@@ -73,18 +73,31 @@ struct Served {
 }
 
 impl Pair {
+    /// Two new players, their accounts made by the admin holding
+    /// `admin_token`, each signed in.
     pub async fn register(
         http: Client,
         base: &str,
+        admin_token: &str,
         name: &str,
         variant: &str,
         seed: u64,
     ) -> Result<Pair, String> {
         let mut tokens = Vec::new();
         for who in ["a", "b"] {
-            let body = send(http.post(format!("{base}/api/v1/accounts")).json(&json!({
-                "email": format!("{name}{who}@load.example"),
-                "display_name": format!("{name}{who}"),
+            let email = format!("{name}{who}@load.example");
+            send(
+                http.post(format!("{base}/api/v1/admin/users"))
+                    .bearer_auth(admin_token)
+                    .json(&json!({
+                        "email": email,
+                        "display_name": format!("{name}{who}"),
+                        "password": "load test password",
+                    })),
+            )
+            .await?;
+            let body = send(http.post(format!("{base}/api/v1/auth/token")).json(&json!({
+                "email": email,
                 "password": "load test password",
             })))
             .await?;
