@@ -10,6 +10,8 @@ use hexpost_engine::rng::GameRng;
 use hexpost_engine::sim::{Checks, GameRecord, Tally, play_game, turn_cap};
 use hexpost_engine::{Event, GameConfig, GameState, Variant};
 
+use crate::common::games;
+
 fn config(variant: Variant, options: &[(&str, &str)]) -> GameConfig {
     let mut c = GameConfig::new(variant);
     for (k, v) in options {
@@ -32,14 +34,15 @@ fn play_many(config: &GameConfig, seeds: std::ops::Range<u64>, checks: Checks) -
     tally
 }
 
-/// Full checks over each option combination; returns the total tally.
-fn combos(variant: Variant, sets: &[(&[(&str, &str)], u64)]) -> Tally {
+/// Full checks over each option combination (`games(n)` of its `n`
+/// games); returns the total tally.
+fn combos(variant: Variant, sets: &[(&[(&str, &str)], u32)]) -> Tally {
     let mut all = Tally::default();
-    for (i, (options, games)) in sets.iter().enumerate() {
+    for (i, (options, n)) in sets.iter().enumerate() {
         let start = 50_000 + 1000 * i as u64;
         let t = play_many(
             &config(variant, options),
-            start..start + games,
+            start..start + u64::from(games(*n)),
             Checks::Full,
         );
         assert!(
@@ -79,7 +82,7 @@ fn catan_for_two_games_keep_every_invariant() {
             (&[("discard_limit", "5"), ("vp_target", "6")], 60),
         ],
     );
-    assert_eq!(t.games, 390);
+    assert_eq!(t.games, games(150) + 4 * games(60));
 }
 
 #[test]
@@ -97,7 +100,7 @@ fn neutral_trader_games_keep_every_invariant() {
             (&[("no_adjacent_red", "false"), ("discard_limit", "9")], 60),
         ],
     );
-    assert_eq!(t.games, 390);
+    assert_eq!(t.games, games(150) + 4 * games(60));
 }
 
 #[test]
@@ -135,7 +138,7 @@ fn shadow_games_keep_every_invariant() {
             ),
         ],
     );
-    assert_eq!(t.games, 380);
+    assert_eq!(t.games, games(100) + 2 * games(60) + 4 * games(40));
 }
 
 /// ck_for_two's own invariants besides the core's: the 54 progress cards,
@@ -198,7 +201,11 @@ fn ck_for_two_random_games_with_every_legal_action_finish() {
 #[test]
 fn many_more_ck_for_two_games_keep_the_state_invariants_and_finish() {
     let config = config(Variant::CkForTwo, &[]);
-    let t = play_many(&config, 76_000..76_500, Checks::Light);
+    let t = play_many(
+        &config,
+        76_000..76_000 + u64::from(games(500)),
+        Checks::Light,
+    );
     finished_at_least(&t, 95);
 }
 
@@ -213,10 +220,15 @@ fn many_more_variant_games_keep_the_state_invariants() {
     .enumerate()
     {
         let start = 80_000 + 10_000 * i as u64;
-        let t = play_many(&GameConfig::new(variant), start..start + 700, Checks::Light);
+        let n = games(700);
+        let t = play_many(
+            &GameConfig::new(variant),
+            start..start + u64::from(n),
+            Checks::Light,
+        );
         assert!(
-            t.finished >= 650,
-            "{variant:?}: {} of 700 finished",
+            t.finished * 14 >= n * 13,
+            "{variant:?}: {} of {n} finished",
             t.finished
         );
     }
@@ -225,10 +237,10 @@ fn many_more_variant_games_keep_the_state_invariants() {
             Variant::Shadow,
             &[("edition", "1998"), ("removal_reroll", "agree")],
         ),
-        95_000..95_400,
+        95_000..95_000 + u64::from(games(400)),
         Checks::Light,
     );
-    assert!(t.finished >= 370);
+    assert!(t.finished * 40 >= t.games * 37);
 }
 
 fn replay(config: &GameConfig, record: &GameRecord) -> (GameState, String) {
