@@ -11,7 +11,7 @@
 
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import createClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "hexpost-api";
@@ -100,7 +100,9 @@ type LegalAction = Detail["legal_actions"][number];
 async function mailedCode(to: string): Promise<string> {
   const end = Date.now() + 30000;
   for (;;) {
-    const found = readdirSync(mailDir)
+    // The folder appears with the server's first mail.
+    const names = existsSync(mailDir) ? readdirSync(mailDir) : [];
+    const found = names
       .filter((n) => n.endsWith(".eml"))
       .map((n) => {
         const path = join(mailDir, n);
