@@ -246,11 +246,10 @@ fn play_until_secrets(a: &Api, b: &Api, id: &str, root: &Api) -> Option<Vec<Valu
 fn players_read_redacted_logs_and_admins_the_full_one() {
     for backend in BACKENDS {
         let server = TestServer::start(backend);
-        let api = server.client();
         let (root, root_id) = register_admin(&server, "root");
         let (a, b, id, full) = (0..4)
-            .find_map(|_| {
-                let (a, b, id) = api.new_game("standard", json!({}));
+            .find_map(|i| {
+                let (a, b, id) = server.new_game_seeded("standard", json!({}), 4_000 + i);
                 play_until_secrets(&a, &b, &id, &root).map(|full| (a, b, id, full))
             })
             .expect("a game with a theft and a development card");

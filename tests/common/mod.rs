@@ -314,6 +314,14 @@ impl TestServer {
     /// and chain start that follow from it, before its invitation is
     /// accepted and anything is drawn from it: a test's game is then the
     /// same every run.
+    /// A game between two new accounts, its dice fixed by `seed`: for
+    /// tests whose assertions depend on what the dice bring.
+    pub fn new_game_seeded(&self, variant: &str, options: Value, seed: u64) -> (Api, Api, String) {
+        self.client().new_game_then(variant, options, |id| {
+            self.fix_seed(id, &format!("{seed:064x}"))
+        })
+    }
+
     pub fn fix_seed(&self, game_id: &str, seed: &str) {
         use diesel::prelude::*;
         use hexpost::service::audit;
@@ -551,6 +559,17 @@ impl Api {
 
     /// Two players in a started game of `variant`: (creator, opponent, game id).
     pub fn new_game(&self, variant: &str, options: Value) -> (Api, Api, String) {
+        self.new_game_then(variant, options, |_| {})
+    }
+
+    /// `new_game`, with `before_accept(game_id)` run while the game waits
+    /// for its invitation to be accepted.
+    pub fn new_game_then(
+        &self,
+        variant: &str,
+        options: Value,
+        before_accept: impl FnOnce(&str),
+    ) -> (Api, Api, String) {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
         let (a, _) = self.register(&format!("alice{n}"));
         let (b, _) = self.register(&format!("bob{n}"));
@@ -561,6 +580,7 @@ impl Api {
         let body = created.ok().clone();
         let id = body["game"]["id"].as_str().unwrap().to_string();
         let token = body["invite_token"].as_str().unwrap();
+        before_accept(&id);
         b.post(&format!("/api/v1/invitations/{token}/accept"), &json!({}))
             .ok();
         (a, b, id)
