@@ -38,17 +38,17 @@ fn browsers_installed() -> bool {
     true
 }
 
-/// Runs web/e2e/play.mjs against a fresh server of each backend, for
-/// `variants` (none: the script's own list), and returns what it printed
-/// on each. With `seeds` (hex, one for each of `BACKENDS`), the one game's
-/// seed is fixed once it is created and its policies' choices are seeded:
-/// the game is the same every run.
-fn play_in_browsers(variants: &[&str], seeds: Option<[&str; 2]>) -> Vec<String> {
+/// Runs web/e2e/play.mjs against a fresh server of each backend, for the
+/// variants `variants[i]` names on `BACKENDS[i]`, and returns what it
+/// printed on each. With `seeds` (hex, one for each of `BACKENDS`), each
+/// game's seed is fixed once it is created, and as the policies' choices
+/// are seeded, the games are the same every run.
+fn play_in_browsers(variants: [&[&str]; 2], seeds: Option<[&str; 2]>) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = root.join("web/e2e/play.mjs");
     let mut printed = Vec::new();
     for (i, backend) in BACKENDS.into_iter().enumerate() {
-        let seed = seeds.map(|s| s[i]);
+        let (seed, variants) = (seeds.map(|s| s[i]), variants[i]);
         let server = TestServer::start(backend);
         let artifacts = root
             .join("target/e2e-artifacts")
@@ -113,12 +113,27 @@ fn the_open_game(server: &TestServer) -> String {
     open.into_iter().next().unwrap()
 }
 
+/// Each variant's pages, every one on one backend: what the browser does
+/// is the same on both, and whole games of every variant are played on
+/// each through the API (`api_play`). Fixed seeds make the games, and so
+/// the decisions the script waits for, the same every run.
 #[test]
 fn two_browsers_play_every_variant() {
     if browsers_installed() {
-        play_in_browsers(&[], None);
+        play_in_browsers(
+            [
+                &["standard", "catan_for_two", "shadow"],
+                &["duel", "neutral_trader"],
+            ],
+            Some(VARIANT_SEEDS),
+        );
     }
 }
+
+const VARIANT_SEEDS: [&str; 2] = [
+    "e2e0000000000000000000000000000000000000000000000000000000000001",
+    "e2e0000000000000000000000000000000000000000000000000000000000002",
+];
 
 /// The Cities & Knights games below, one on each backend, from their
 /// set-up; with the policies' seeded choices each is the same every run.
@@ -173,10 +188,10 @@ fn two_browsers_play_a_whole_ck_for_two_game() {
         return;
     }
     if let Ok(seed) = std::env::var("HEXPOST_E2E_CK_SEED") {
-        play_in_browsers(&["ck_for_two"], Some([&seed, &seed]));
+        play_in_browsers([&["ck_for_two"]; 2], Some([&seed, &seed]));
         return;
     }
-    let printed = play_in_browsers(&["ck_for_two"], Some(CK_SEEDS));
+    let printed = play_in_browsers([&["ck_for_two"]; 2], Some(CK_SEEDS));
     for ((out, expected), seed) in printed.iter().zip(CK_DECISIONS).zip(CK_SEEDS) {
         let made = decisions_made(out);
         let missing: Vec<&&str> = expected.iter().filter(|d| !made.contains(**d)).collect();
