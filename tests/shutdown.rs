@@ -53,6 +53,44 @@ fn a_fresh_sqlite_file_starts_without_errors() {
     }
 }
 
+/// A newcomer's first look is the log: on a server without accounts it
+/// says how to make one (by signing up, or with the admin command, which
+/// it spells out), and once one exists it no longer does.
+#[test]
+fn a_fresh_data_directory_says_how_to_make_the_first_account() {
+    let dir = scratch("welcome");
+    let run = || {
+        let mut server = ServeProcess::start(&dir, &[]);
+        server.terminate();
+        let status = server.wait_exit(EXIT_LIMIT);
+        let log = server.log_text();
+        assert!(status.success(), "{status}:\n{log}");
+        log
+    };
+    let first = run();
+    for hint in [
+        "no account yet: sign up at",
+        "/signup",
+        "the mail with its code is a file under",
+        "hexpost admin create-user --email",
+        "then start a game at",
+    ] {
+        assert!(first.contains(hint), "{hint:?} not in:\n{first}");
+    }
+    let made = std::process::Command::new(env!("CARGO_BIN_EXE_hexpost"))
+        .args(["admin", "create-user", "--email", "first@example.org"])
+        .args(["--name", "First", "--password", "correct horse battery"])
+        .env("HEXPOST_DATA_DIR", &dir)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    // The second start's log is a file of its own (serve-<port>.log).
+    let second = run();
+    assert!(!second.contains("no account yet"), "{second}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_request_in_flight_at_sigterm_completes() {
     for backend in BACKENDS {
