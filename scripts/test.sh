@@ -37,11 +37,18 @@ missing=()
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 [ -x /usr/sbin/dovecot ] || missing+=(dovecot-imapd)
 command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
+# libpq's TLS needs OpenSSL. Building its own (openssl-sys's `vendored`, as
+# the README's run command and the image do, so a fresh machine needs no
+# headers) took four of a cold build's minutes on two cores: the tests link
+# the system's instead (docs/testing.md).
+[ -f /usr/include/openssl/ssl.h ] || missing+=(libssl-dev)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]}"
   $sudo apt-get update -q && $sudo apt-get install -y -q "${missing[@]}"
 fi
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+export OPENSSL_NO_VENDOR=1
 if ! cmp -s web/e2e/package-lock.json web/e2e/node_modules/.package-lock.json.installed; then
   echo "== installing playwright-core into web/e2e/node_modules"
   (cd web/e2e && npm ci --no-audit --no-fund --loglevel=error)
