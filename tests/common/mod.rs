@@ -310,10 +310,6 @@ impl TestServer {
         }
     }
 
-    /// Gives the open game `game_id` the seed `seed` (hex), and the hash
-    /// and chain start that follow from it, before its invitation is
-    /// accepted and anything is drawn from it: a test's game is then the
-    /// same every run.
     /// A game between two new accounts, its dice fixed by `seed`: for
     /// tests whose assertions depend on what the dice bring.
     pub fn new_game_seeded(&self, variant: &str, options: Value, seed: u64) -> (Api, Api, String) {
@@ -322,6 +318,10 @@ impl TestServer {
         })
     }
 
+    /// Gives the open game `game_id` the seed `seed` (hex), and the hash
+    /// and chain start that follow from it, before its invitation is
+    /// accepted and anything is drawn from it: a test's game is then the
+    /// same every run.
     pub fn fix_seed(&self, game_id: &str, seed: &str) {
         use diesel::prelude::*;
         use hexpost::service::audit;
